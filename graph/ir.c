@@ -1,0 +1,137 @@
+#include "graph/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char* const kOpNames[HLX_OP_COUNT] = {
+#define HLX_OP(id, text) text,
+#include "graph/ops.inc"
+#undef HLX_OP
+};
+
+const char* hlx_opcode_name(hlx_opcode_t op) {
+  return (op >= 0 && op < HLX_OP_COUNT) ? kOpNames[op] : "";
+}
+
+hlx_opcode_t hlx_opcode_from_name(const char* name, size_t len) {
+  for (int i = 1; i < HLX_OP_COUNT; i++) {
+    if (strlen(kOpNames[i]) == len && memcmp(kOpNames[i], name, len) == 0)
+      return (hlx_opcode_t)i;
+  }
+  return HLX_OP_UNKNOWN;
+}
+
+int64_t hlx_type_num_elements(const hlx_type_t* t) {
+  if (!t || t->kind != HLX_TYPE_TENSOR) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < t->rank; i++) {
+    int64_t d = t->dims[i];
+    if (d < 0) return -1;
+    if (d != 0 && n > INT64_MAX / d) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+bool hlx_type_is_static(const hlx_type_t* t) {
+  if (!t) return false;
+  if (t->kind == HLX_TYPE_TOKEN) return true;
+  if (t->kind == HLX_TYPE_TUPLE) {
+    for (int i = 0; i < t->num_elems; i++)
+      if (!hlx_type_is_static(t->elems[i])) return false;
+    return true;
+  }
+  for (int i = 0; i < t->rank; i++)
+    if (t->dims[i] < 0) return false;
+  return true;
+}
+
+static bool quant_equal(const hlx_quant_t* a, const hlx_quant_t* b) {
+  if (!a || !b) return a == b;
+  if (a->storage != b->storage || a->expressed != b->expressed ||
+      a->quantized_dimension != b->quantized_dimension ||
+      a->num_scales != b->num_scales ||
+      a->has_storage_range != b->has_storage_range)
+    return false;
+  if (a->has_storage_range && (a->storage_min != b->storage_min ||
+                               a->storage_max != b->storage_max))
+    return false;
+  for (int i = 0; i < a->num_scales; i++)
+    if (a->scales[i] != b->scales[i] || a->zero_points[i] != b->zero_points[i])
+      return false;
+  return true;
+}
+
+bool hlx_type_equal(const hlx_type_t* a, const hlx_type_t* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  switch (a->kind) {
+    case HLX_TYPE_TOKEN:
+      return true;
+    case HLX_TYPE_TUPLE:
+      if (a->num_elems != b->num_elems) return false;
+      for (int i = 0; i < a->num_elems; i++)
+        if (!hlx_type_equal(a->elems[i], b->elems[i])) return false;
+      return true;
+    case HLX_TYPE_TENSOR:
+      if (a->dtype != b->dtype || a->rank != b->rank) return false;
+      for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+      if ((a->bounds == NULL) != (b->bounds == NULL)) return false;
+      if (a->bounds)
+        for (int i = 0; i < a->rank; i++)
+          if (a->bounds[i] != b->bounds[i]) return false;
+      return quant_equal(a->quant, b->quant);
+  }
+  return false;
+}
+
+hlx_module_t* hlx_module_create(void) {
+  hlx_module_t* m = calloc(1, sizeof(*m));
+  if (!m) return NULL;
+  hlx_arena_init(&m->arena);
+  return m;
+}
+
+void hlx_module_destroy(hlx_module_t* m) {
+  if (!m) return;
+  hlx_arena_release(&m->arena);
+  free(m);
+}
+
+hlx_func_t* hlx_module_find_func(const hlx_module_t* m, const char* name) {
+  for (int i = 0; i < m->num_funcs; i++)
+    if (strcmp(m->funcs[i]->name, name) == 0) return m->funcs[i];
+  return NULL;
+}
+
+hlx_func_t* hlx_module_entry(const hlx_module_t* m) {
+  hlx_func_t* f = hlx_module_find_func(m, "main");
+  if (f) return f;
+  hlx_func_t* pub = NULL;
+  int npub = 0;
+  for (int i = 0; i < m->num_funcs; i++)
+    if (m->funcs[i]->is_public) {
+      pub = m->funcs[i];
+      npub++;
+    }
+  if (npub == 1) return pub;
+  return m->num_funcs > 0 ? m->funcs[0] : NULL;
+}
+
+const hlx_attr_t* hlx_named_attrs_get(const hlx_named_attr_t* a, int32_t n,
+                                      const char* name) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(a[i].name, name) == 0) return a[i].value;
+  return NULL;
+}
+
+const hlx_attr_t* hlx_op_attr(const hlx_op_t* op, const char* name) {
+  return hlx_named_attrs_get(op->attrs, op->num_attrs, name);
+}
+
+const hlx_attr_t* hlx_attr_dict_get(const hlx_attr_t* dict, const char* name) {
+  if (!dict || (dict->kind != HLX_ATTR_DICT && dict->kind != HLX_ATTR_STRUCT))
+    return NULL;
+  return hlx_named_attrs_get(dict->dict, dict->count, name);
+}
