@@ -1,0 +1,438 @@
+/* Module/function/region lowering and the helpers every op family uses. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/lower_internal.h"
+
+/* ---- errors -------------------------------------------------------------- */
+
+const char* hlx_op_where(const hlx_op_t* op, char* buf, size_t len) {
+  if (op->line > 0)
+    snprintf(buf, len, "%s at %d:%d", op->name, op->line, op->col);
+  else
+    snprintf(buf, len, "%s", op->name);
+  return buf;
+}
+
+hlx_status_t hlx_op_error(const hlx_op_t* op, hlx_status_code_t code,
+                          const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  hlx_status_t s = hlx_make_status_v(code, fmt, ap);
+  va_end(ap);
+  char where[256];
+  return hlx_status_annotate(s, "%s", hlx_op_where(op, where, sizeof where));
+}
+
+/* ---- types --------------------------------------------------------------- */
+
+const hlx_type_t* hlx_static_tensor(const hlx_value_t* v) {
+  const hlx_type_t* t = v->type;
+  if (!t || t->kind != HLX_TYPE_TENSOR || !hlx_type_is_static(t)) return NULL;
+  return t;
+}
+
+size_t hlx_tensor_bytes(const hlx_type_t* t) {
+  int64_t n = hlx_type_num_elements(t);
+  size_t es = hlx_dtype_size(t->dtype);
+  if (n < 0 || (es && (uint64_t)n > SIZE_MAX / 4 / es)) return SIZE_MAX;
+  return (size_t)n * es;
+}
+
+static int32_t count_leaves(const hlx_type_t* t) {
+  if (t->kind != HLX_TYPE_TUPLE) return 1;
+  int32_t n = 0;
+  for (int32_t i = 0; i < t->num_elems; i++) n += count_leaves(t->elems[i]);
+  return n;
+}
+
+/* Appends a slot per leaf of t to slots[*k...]. */
+static hlx_status_t add_leaf_slots(hlx_lower_ctx_t* c, const hlx_type_t* t,
+                                   int32_t* slots, int32_t* k) {
+  if (t->kind == HLX_TYPE_TUPLE) {
+    for (int32_t i = 0; i < t->num_elems; i++)
+      HLX_RETURN_IF_ERROR(add_leaf_slots(c, t->elems[i], slots, k));
+    return NULL;
+  }
+  size_t bytes = 0;
+  if (t->kind == HLX_TYPE_TENSOR) {
+    if (!hlx_type_is_static(t))
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "unsupported: dynamic shapes are not executed");
+    bytes = hlx_tensor_bytes(t);
+    if (bytes == SIZE_MAX)
+      return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
+                             "tensor of %s is too large",
+                             hlx_dtype_name(t->dtype));
+  }
+  int32_t s = hlx_plan_add_slot(c->plan, bytes);
+  if (s < 0) return hlx_status_oom();
+  slots[(*k)++] = s;
+  return NULL;
+}
+
+/* ---- value <-> slot map -------------------------------------------------- */
+
+void* hlx_lower_alloc(hlx_lower_ctx_t* c, size_t bytes) {
+  return hlx_arena_alloc(&c->plan->arena, bytes);
+}
+
+hlx_status_t hlx_lower_define(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                              hlx_value_slots_t* out) {
+  int32_t n = count_leaves(v->type);
+  int32_t* slots = hlx_arena_alloc_array(&c->plan->arena, (size_t)n + 1, 4);
+  if (!slots) return hlx_status_oom();
+  int32_t k = 0;
+  HLX_RETURN_IF_ERROR(add_leaf_slots(c, v->type, slots, &k));
+  c->vmap[v->id].n = n;
+  c->vmap[v->id].slots = slots;
+  if (out) *out = c->vmap[v->id];
+  return NULL;
+}
+
+hlx_status_t hlx_lower_alias(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                             const hlx_value_slots_t* src) {
+  c->vmap[v->id] = *src;
+  return NULL;
+}
+
+hlx_status_t hlx_lower_slots_of(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                                hlx_value_slots_t* out) {
+  if (v->id < 0 || v->id >= c->func->num_values || c->vmap[v->id].n < 0)
+    return hlx_make_status(HLX_STATUS_INTERNAL,
+                           "value %%%s is used before it is defined",
+                           v->name ? v->name : "?");
+  *out = c->vmap[v->id];
+  return NULL;
+}
+
+hlx_status_t hlx_lower_in(hlx_lower_ctx_t* c, const hlx_op_t* op, int i,
+                          int32_t* slot) {
+  hlx_value_slots_t s;
+  hlx_status_t st = hlx_lower_slots_of(c, op->operands[i], &s);
+  if (st) {
+    char where[256];
+    return hlx_status_annotate(st, "%s", hlx_op_where(op, where, sizeof where));
+  }
+  if (s.n != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand #%d must be a tensor, not a tuple", i);
+  *slot = s.slots[0];
+  return NULL;
+}
+
+hlx_status_t hlx_lower_out(hlx_lower_ctx_t* c, const hlx_op_t* op, int i,
+                           int32_t* slot) {
+  hlx_value_slots_t s;
+  hlx_status_t st = hlx_lower_define(c, op->results[i], &s);
+  if (st) {
+    char where[256];
+    return hlx_status_annotate(st, "%s result #%d",
+                               hlx_op_where(op, where, sizeof where), i);
+  }
+  *slot = s.n == 1 ? s.slots[0] : -1;
+  if (s.n != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "result #%d must be a tensor, not a tuple", i);
+  return NULL;
+}
+
+hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                            hlx_task_fn fn, const void* args, int32_t num_in,
+                            const int32_t* in, int32_t num_out,
+                            const int32_t* out) {
+  char where[256];
+  if (!hlx_plan_add_task(c->plan, hlx_op_where(op, where, sizeof where), fn,
+                         args, num_in, in, num_out, out))
+    return hlx_status_oom();
+  return NULL;
+}
+
+/* ---- attributes ---------------------------------------------------------- */
+
+hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,
+                                bool required, const int64_t** vals,
+                                int32_t* n) {
+  const hlx_attr_t* a = hlx_op_attr(op, name);
+  *vals = NULL;
+  *n = 0;
+  if (!a) {
+    if (required)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "missing attribute '%s'", name);
+    return NULL;
+  }
+  if (a->kind == HLX_ATTR_I64_ARRAY) {
+    *vals = a->ints;
+    *n = a->count;
+    return NULL;
+  }
+  if (a->kind == HLX_ATTR_DENSE && a->type &&
+      hlx_dtype_size(a->type->dtype) == 8 && hlx_dtype_is_int(a->type->dtype)) {
+    *vals = a->dense;
+    *n = (int32_t)(a->dense_bytes / 8);
+    return NULL;
+  }
+  return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                      "attribute '%s' must be an array of i64", name);
+}
+
+hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
+                          int64_t dflt, int64_t* out) {
+  const hlx_attr_t* a = hlx_op_attr(op, name);
+  *out = dflt;
+  if (!a) {
+    if (required)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "missing attribute '%s'", name);
+    return NULL;
+  }
+  if (a->kind != HLX_ATTR_INT)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "attribute '%s' must be an integer", name);
+  *out = a->i;
+  return NULL;
+}
+
+/* ---- blocks and regions -------------------------------------------------- */
+
+static hlx_lower_fn g_table[HLX_OP_COUNT];
+
+static void build_table(void) {
+  const hlx_lowering_t* families[] = {
+      hlx_lowerings_core, hlx_lowerings_elementwise,
+      hlx_lowerings_data_movement, hlx_lowerings_check,
+      hlx_lowerings_control_flow};
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (const hlx_lowering_t* e = families[f]; e->fn; e++)
+      g_table[e->op] = e->fn;
+}
+
+static hlx_status_t lower_op(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  hlx_lower_fn fn = g_table[op->code];
+  if (!fn) {
+    /* A custom_call to a check target is a check; others need a registry. */
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: no kernel for this op yet");
+  }
+  return fn(c, op);
+}
+
+/* Lowers every op of b but its terminator; *term receives the terminator. */
+static hlx_status_t lower_block_body(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                                     const hlx_op_t** term) {
+  *term = NULL;
+  for (int32_t i = 0; i < b->num_ops; i++) {
+    const hlx_op_t* op = b->ops[i];
+    if (op->code == HLX_OP_RETURN || op->code == HLX_OP_FUNC_RETURN) {
+      *term = op;
+      break;
+    }
+    HLX_RETURN_IF_ERROR(lower_op(c, op));
+  }
+  if (!*term)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "block has no return terminator");
+  return NULL;
+}
+
+/* Plan results = the flattened slots of the terminator's operands. */
+static hlx_status_t set_results(hlx_lower_ctx_t* c, const hlx_op_t* term) {
+  int32_t n = 0;
+  for (int32_t i = 0; i < term->num_operands; i++) {
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, term->operands[i], &s));
+    n += s.n;
+  }
+  int32_t* r = hlx_arena_alloc_array(&c->plan->arena, (size_t)n + 1, 4);
+  if (!r) return hlx_status_oom();
+  int32_t k = 0;
+  for (int32_t i = 0; i < term->num_operands; i++) {
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, term->operands[i], &s));
+    for (int32_t j = 0; j < s.n; j++) r[k++] = s.slots[j];
+  }
+  c->plan->num_results = n;
+  c->plan->result_slots = r;
+  return NULL;
+}
+
+/* Marks the ids of every value defined inside region r. */
+static void mark_defined(const hlx_region_t* r, unsigned char* defined) {
+  for (int32_t b = 0; b < r->num_blocks; b++) {
+    const hlx_block_t* blk = r->blocks[b];
+    for (int32_t i = 0; i < blk->num_args; i++) defined[blk->args[i]->id] = 1;
+    for (int32_t o = 0; o < blk->num_ops; o++) {
+      const hlx_op_t* op = blk->ops[o];
+      for (int32_t i = 0; i < op->num_results; i++)
+        defined[op->results[i]->id] = 1;
+      for (int32_t i = 0; i < op->num_regions; i++)
+        mark_defined(op->regions[i], defined);
+    }
+  }
+}
+
+static void collect_captures(const hlx_region_t* r,
+                             const unsigned char* defined, unsigned char* seen,
+                             const hlx_value_t** out, int32_t* n) {
+  for (int32_t b = 0; b < r->num_blocks; b++) {
+    const hlx_block_t* blk = r->blocks[b];
+    for (int32_t o = 0; o < blk->num_ops; o++) {
+      const hlx_op_t* op = blk->ops[o];
+      for (int32_t i = 0; i < op->num_operands; i++) {
+        const hlx_value_t* v = op->operands[i];
+        if (!defined[v->id] && !seen[v->id]) {
+          seen[v->id] = 1;
+          out[(*n)++] = v;
+        }
+      }
+      for (int32_t i = 0; i < op->num_regions; i++)
+        collect_captures(op->regions[i], defined, seen, out, n);
+    }
+  }
+}
+
+static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
+                            const char* name, hlx_lower_ctx_t* c) {
+  c->lm = lm;
+  c->func = f;
+  c->plan = hlx_plan_create(name);
+  c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
+  if (!c->plan || !c->vmap) {
+    hlx_plan_destroy(c->plan);
+    free(c->vmap);
+    return hlx_status_oom();
+  }
+  for (int32_t i = 0; i < f->num_values; i++) c->vmap[i].n = -1;
+  return NULL;
+}
+
+/* Maps the given values, in order, to new parameter slots of c->plan. */
+static hlx_status_t add_params(hlx_lower_ctx_t* c, int32_t nv,
+                               const hlx_value_t* const* vals,
+                               int32_t base) {
+  int32_t total = base;
+  for (int32_t i = 0; i < nv; i++) total += count_leaves(vals[i]->type);
+  int32_t* ps = hlx_arena_alloc_array(&c->plan->arena, (size_t)total + 1, 4);
+  if (!ps) return hlx_status_oom();
+  if (base) memcpy(ps, c->plan->param_slots, (size_t)base * 4);
+  int32_t k = base;
+  for (int32_t i = 0; i < nv; i++) {
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_define(c, vals[i], &s));
+    for (int32_t j = 0; j < s.n; j++) ps[k++] = s.slots[j];
+  }
+  c->plan->num_params = total;
+  c->plan->param_slots = ps;
+  return NULL;
+}
+
+hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
+                              hlx_plan_t** out_plan,
+                              const hlx_value_t*** captures,
+                              int32_t* num_captures) {
+  *out_plan = NULL;
+  if (r->num_blocks != 1)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "region must have exactly one block, has %d",
+                           r->num_blocks);
+  int32_t nv = c->func->num_values;
+  unsigned char* defined = calloc((size_t)nv + 1, 2);
+  const hlx_value_t** caps =
+      hlx_arena_alloc_array(&c->plan->arena, (size_t)nv + 1, sizeof(void*));
+  if (!defined || !caps) {
+    free(defined);
+    return hlx_status_oom();
+  }
+  mark_defined(r, defined);
+  int32_t ncap = 0;
+  collect_captures(r, defined, defined + nv, caps, &ncap);
+  free(defined);
+
+  hlx_lower_ctx_t sub;
+  HLX_RETURN_IF_ERROR(new_ctx(c->lm, c->func, c->plan->name, &sub));
+  const hlx_block_t* blk = r->blocks[0];
+  hlx_status_t st =
+      add_params(&sub, blk->num_args, (const hlx_value_t* const*)blk->args, 0);
+  if (!st) st = add_params(&sub, ncap, caps, sub.plan->num_params);
+  const hlx_op_t* term = NULL;
+  if (!st) st = lower_block_body(&sub, blk, &term);
+  if (!st) st = set_results(&sub, term);
+  free(sub.vmap);
+  if (st) {
+    hlx_plan_destroy(sub.plan);
+    return st;
+  }
+  /* The parent plan owns the sub-plan. */
+  HLX_RETURN_IF_ERROR(hlx_plan_adopt(c->plan, sub.plan));
+  *out_plan = sub.plan;
+  *captures = caps;
+  *num_captures = ncap;
+  return NULL;
+}
+
+/* ---- module -------------------------------------------------------------- */
+
+static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
+                               hlx_plan_t** out) {
+  hlx_lower_ctx_t c;
+  HLX_RETURN_IF_ERROR(new_ctx(lm, f, f->name, &c));
+  const hlx_block_t* blk = f->body->blocks[0];
+  hlx_status_t st =
+      add_params(&c, blk->num_args, (const hlx_value_t* const*)blk->args, 0);
+  const hlx_op_t* term = NULL;
+  if (!st) st = lower_block_body(&c, blk, &term);
+  if (!st) st = set_results(&c, term);
+  free(c.vmap);
+  if (st) {
+    hlx_plan_destroy(c.plan);
+    return hlx_status_annotate(st, "in function @%s", f->name);
+  }
+  *out = c.plan;
+  return NULL;
+}
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+hlx_status_t hlx_lower_module(const hlx_module_t* m,
+                              const hlx_lower_options_t* options,
+                              hlx_lowered_module_t** out) {
+  *out = NULL;
+  pthread_once(&g_once, build_table);
+  hlx_lowered_module_t* lm = calloc(1, sizeof(*lm));
+  if (!lm) return hlx_status_oom();
+  lm->module = m;
+  if (options) lm->options = *options;
+  lm->num_funcs = m->num_funcs;
+  lm->plans = calloc((size_t)m->num_funcs + 1, sizeof(hlx_plan_t*));
+  if (!lm->plans) {
+    free(lm);
+    return hlx_status_oom();
+  }
+  for (int32_t i = 0; i < m->num_funcs; i++) {
+    hlx_status_t st = lower_func(lm, m->funcs[i], &lm->plans[i]);
+    if (st) {
+      hlx_lowered_module_destroy(lm);
+      return st;
+    }
+  }
+  *out = lm;
+  return NULL;
+}
+
+void hlx_lowered_module_destroy(hlx_lowered_module_t* lm) {
+  if (!lm) return;
+  for (int32_t i = 0; i < lm->num_funcs; i++) hlx_plan_destroy(lm->plans[i]);
+  free(lm->plans);
+  free(lm);
+}
+
+const hlx_plan_t* hlx_lowered_find(const hlx_lowered_module_t* lm,
+                                   const char* name) {
+  for (int32_t i = 0; i < lm->num_funcs; i++)
+    if (strcmp(lm->module->funcs[i]->name, name) == 0) return lm->plans[i];
+  return NULL;
+}

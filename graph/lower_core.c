@@ -1,0 +1,266 @@
+/* Lowering of values that need no kernel (constants, renames, tuples) and
+ * of calls between functions. */
+#include <string.h>
+
+#include "base/float_formats.h"
+#include "graph/lower_internal.h"
+
+/* ---- constant ------------------------------------------------------------ */
+
+/* Deterministic values of a modest scale for elided weights: uniform in
+ * [-0.1, 0.1) for floats, [0, 4) for integers (splitmix64 stream). */
+static void fill_pseudo_random(hlx_dtype_t t, void* data, size_t n,
+                               uint64_t seed) {
+  size_t es = hlx_dtype_size(t);
+  unsigned char* p = data;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    double u = (double)(z >> 11) / 9007199254740992.0 * 0.2 - 0.1;
+    hlx_dtype_t part = hlx_dtype_complex_part(t);
+    if (part == HLX_DTYPE_F32) {
+      float f = (float)u;
+      memcpy(p + i * es, &f, 4);
+      if (es == 8) memcpy(p + i * es + 4, &f, 4);
+    } else if (part == HLX_DTYPE_F64) {
+      memcpy(p + i * es, &u, 8);
+      if (es == 16) memcpy(p + i * es + 8, &u, 8);
+    } else if (hlx_dtype_is_float(t)) {
+      uint32_t b = hlx_f64_to_small_float(t, u);
+      memcpy(p + i * es, &b, es); /* little-endian low bytes */
+    } else {
+      uint64_t v = (z >> 60) & 3; /* 0..3 */
+      if (t == HLX_DTYPE_PRED) v &= 1;
+      memcpy(p + i * es, &v, es);
+    }
+  }
+}
+
+static hlx_status_t lower_constant(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_attr_t* v = hlx_op_attr(op, "value");
+  if (!v || (v->kind != HLX_ATTR_DENSE && v->kind != HLX_ATTR_ELIDED))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "attribute 'value' must be a dense elements literal");
+  int32_t slot;
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &slot));
+  size_t bytes = c->plan->slot_bytes[slot];
+  if (v->kind == HLX_ATTR_ELIDED) {
+    if (!c->lm->options.fill_elided)
+      return hlx_op_error(
+          op, HLX_STATUS_FAILED_PRECONDITION,
+          "constant %%%s has no data (dense_resource<%s>, exported with its "
+          "weights elided); run with --fill-elided to use random values",
+          op->results[0]->name ? op->results[0]->name : "?",
+          v->str ? v->str : "__elided__");
+    void* data = hlx_lower_alloc(c, bytes);
+    if (!data) return hlx_status_oom();
+    const hlx_type_t* t = op->results[0]->type;
+    fill_pseudo_random(t->dtype, data, bytes / hlx_dtype_size(t->dtype),
+                       (uint64_t)slot * 7919u + (uint64_t)op->line);
+    c->plan->slot_data[slot] = data;
+    return NULL;
+  }
+  if (v->dense_bytes != bytes)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "literal has %zu bytes, result type needs %zu",
+                        v->dense_bytes, bytes);
+  /* The module outlives its plans: use the literal in place. */
+  c->plan->slot_data[slot] = v->dense;
+  return NULL;
+}
+
+/* ---- renames: reshape, bitcast of whole bytes, barriers, tuples ---------- */
+
+static hlx_status_t alias_operand(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                  int operand, int result) {
+  hlx_value_slots_t s;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[operand], &s));
+  return hlx_lower_alias(c, op->results[result], &s);
+}
+
+static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_type_t* in = hlx_static_tensor(op->operands[0]);
+  const hlx_type_t* out = hlx_static_tensor(op->results[0]);
+  if (!in || !out)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  if (hlx_type_num_elements(in) != hlx_type_num_elements(out))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand has %lld elements, result %lld",
+                        (long long)hlx_type_num_elements(in),
+                        (long long)hlx_type_num_elements(out));
+  return alias_operand(c, op, 0, 0);
+}
+
+static hlx_status_t lower_bitcast_convert(hlx_lower_ctx_t* c,
+                                          const hlx_op_t* op) {
+  const hlx_type_t* in = hlx_static_tensor(op->operands[0]);
+  const hlx_type_t* out = hlx_static_tensor(op->results[0]);
+  if (!in || !out)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  int ib = hlx_dtype_bits(in->dtype), ob = hlx_dtype_bits(out->dtype);
+  if (ib % 8 || ob % 8)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: bitcast between %s and %s (sub-byte "
+                        "element types)",
+                        hlx_dtype_name(in->dtype), hlx_dtype_name(out->dtype));
+  if (hlx_tensor_bytes(in) != hlx_tensor_bytes(out))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand has %zu bytes, result %zu",
+                        hlx_tensor_bytes(in), hlx_tensor_bytes(out));
+  /* Same little-endian byte stream in row-major order: a rename. */
+  return alias_operand(c, op, 0, 0);
+}
+
+static hlx_status_t lower_pass_through(hlx_lower_ctx_t* c,
+                                       const hlx_op_t* op) {
+  if (op->num_operands != op->num_results)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "has %d operands but %d results", op->num_operands,
+                        op->num_results);
+  for (int32_t i = 0; i < op->num_operands; i++)
+    HLX_RETURN_IF_ERROR(alias_operand(c, op, i, i));
+  return NULL;
+}
+
+static hlx_status_t lower_tuple(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  int32_t n = 0;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[i], &s));
+    n += s.n;
+  }
+  int32_t* slots = hlx_lower_alloc(c, ((size_t)n + 1) * 4);
+  if (!slots) return hlx_status_oom();
+  int32_t k = 0;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[i], &s));
+    for (int32_t j = 0; j < s.n; j++) slots[k++] = s.slots[j];
+  }
+  hlx_value_slots_t all = {n, slots};
+  return hlx_lower_alias(c, op->results[0], &all);
+}
+
+static int32_t leaves(const hlx_type_t* t) {
+  if (t->kind != HLX_TYPE_TUPLE) return 1;
+  int32_t n = 0;
+  for (int32_t i = 0; i < t->num_elems; i++) n += leaves(t->elems[i]);
+  return n;
+}
+
+static hlx_status_t lower_get_tuple_element(hlx_lower_ctx_t* c,
+                                            const hlx_op_t* op) {
+  const hlx_type_t* t = op->operands[0]->type;
+  int64_t index;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "index", true, 0, &index));
+  if (t->kind != HLX_TYPE_TUPLE || index < 0 || index >= t->num_elems)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "index %lld is out of range for the operand",
+                        (long long)index);
+  hlx_value_slots_t s;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[0], &s));
+  int32_t first = 0;
+  for (int64_t i = 0; i < index; i++) first += leaves(t->elems[i]);
+  hlx_value_slots_t part = {leaves(t->elems[index]), s.slots + first};
+  return hlx_lower_alias(c, op->results[0], &part);
+}
+
+static hlx_status_t lower_token(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  /* after_all and friends: tokens carry no data, ordering is program order. */
+  for (int32_t i = 0; i < op->num_results; i++)
+    HLX_RETURN_IF_ERROR(hlx_lower_define(c, op->results[i], NULL));
+  return NULL;
+}
+
+/* ---- call ---------------------------------------------------------------- */
+
+typedef struct call_args_t {
+  const hlx_lowered_module_t* lm;
+  int32_t callee;
+} call_args_t;
+
+static hlx_status_t run_call(const void* args, void* const* in,
+                             void* const* out, hlx_run_ctx_t* ctx) {
+  const call_args_t* a = args;
+  return hlx_plan_execute(a->lm->plans[a->callee], (const void* const*)in,
+                          out, ctx);
+}
+
+/* Flattened slots of all operands (or results when `results`). */
+static hlx_status_t flatten(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                            bool results, int32_t** out, int32_t* n) {
+  int32_t count = results ? op->num_results : op->num_operands;
+  int32_t total = 0;
+  for (int32_t i = 0; i < count; i++)
+    total += leaves((results ? op->results[i] : op->operands[i])->type);
+  int32_t* s = hlx_lower_alloc(c, ((size_t)total + 1) * 4);
+  if (!s) return hlx_status_oom();
+  int32_t k = 0;
+  for (int32_t i = 0; i < count; i++) {
+    hlx_value_slots_t vs;
+    if (results)
+      HLX_RETURN_IF_ERROR(hlx_lower_define(c, op->results[i], &vs));
+    else
+      HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[i], &vs));
+    for (int32_t j = 0; j < vs.n; j++) s[k++] = vs.slots[j];
+  }
+  *out = s;
+  *n = total;
+  return NULL;
+}
+
+hlx_status_t hlx_lower_flatten(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                               bool results, int32_t** out, int32_t* n) {
+  return flatten(c, op, results, out, n);
+}
+
+static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_attr_t* callee = hlx_op_attr(op, "callee");
+  if (!callee || callee->kind != HLX_ATTR_SYMBOL)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "missing attribute 'callee'");
+  const hlx_module_t* m = c->lm->module;
+  int32_t idx = -1;
+  for (int32_t i = 0; i < m->num_funcs; i++)
+    if (strcmp(m->funcs[i]->name, callee->str) == 0) idx = i;
+  if (idx < 0)
+    return hlx_op_error(op, HLX_STATUS_NOT_FOUND, "no function named @%s",
+                        callee->str);
+  const hlx_func_t* f = m->funcs[idx];
+  if (f->num_args != op->num_operands || f->num_results != op->num_results)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "@%s takes %d arguments and returns %d results, the "
+                        "call has %d operands and %d results",
+                        f->name, f->num_args, f->num_results,
+                        op->num_operands, op->num_results);
+  for (int32_t i = 0; i < f->num_args; i++)
+    if (!hlx_type_equal(f->body->blocks[0]->args[i]->type,
+                        op->operands[i]->type))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "operand #%d's type differs from @%s's argument", i,
+                          f->name);
+  call_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  a->lm = c->lm;
+  a->callee = idx;
+  int32_t *in, *out, nin, nout;
+  HLX_RETURN_IF_ERROR(flatten(c, op, false, &in, &nin));
+  HLX_RETURN_IF_ERROR(flatten(c, op, true, &out, &nout));
+  return hlx_lower_emit(c, op, run_call, a, nin, in, nout, out);
+}
+
+const hlx_lowering_t hlx_lowerings_core[] = {
+    {HLX_OP_CONSTANT, lower_constant},
+    {HLX_OP_RESHAPE, lower_reshape},
+    {HLX_OP_BITCAST_CONVERT, lower_bitcast_convert},
+    {HLX_OP_OPTIMIZATION_BARRIER, lower_pass_through},
+    {HLX_OP_TUPLE, lower_tuple},
+    {HLX_OP_GET_TUPLE_ELEMENT, lower_get_tuple_element},
+    {HLX_OP_AFTER_ALL, lower_token},
+    {HLX_OP_FUNC_CALL, lower_call},
+    {HLX_OP_UNKNOWN, NULL},
+};

@@ -1,0 +1,524 @@
+/* Lowering of layout ops (broadcast_in_dim, transpose, slice, reverse, pad,
+ * concatenate, iota, dynamic_slice, dynamic_update_slice) onto strided
+ * copies (kernels/data_movement.h). Offsets and strides are computed here
+ * once; dynamic offsets are clamped at run time as the spec says. */
+#include <string.h>
+
+#include "graph/lower_internal.h"
+#include "kernels/data_movement.h"
+#include "kernels/elementwise.h"
+
+/* One strided copy of `dims` elements; offsets and strides in elements. */
+typedef struct copy_t {
+  int32_t rank;
+  int64_t dims[HLX_MAX_RANK];
+  int64_t in_offset, out_offset;
+  int64_t in_strides[HLX_MAX_RANK], out_strides[HLX_MAX_RANK];
+  int32_t input; /* which task input to read */
+} copy_t;
+
+typedef struct copies_args_t {
+  size_t elem_size;
+  int32_t fill_from; /* >= 0: first fill the output with this scalar input */
+  size_t out_n;
+  int32_t num_copies;
+  copy_t copies[];
+} copies_args_t;
+
+static void do_copy(size_t es, const copy_t* k, const void* in, void* out) {
+  hlx_ref_copy_strided(es, k->rank, k->dims,
+                       (const char*)in + k->in_offset * (int64_t)es,
+                       k->in_strides, (char*)out + k->out_offset * (int64_t)es,
+                       k->out_strides);
+}
+
+static hlx_status_t run_copies(const void* args, void* const* in,
+                               void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const copies_args_t* a = args;
+  if (a->fill_from >= 0)
+    hlx_ref_fill(a->elem_size, in[a->fill_from], out[0], a->out_n);
+  for (int32_t i = 0; i < a->num_copies; i++)
+    do_copy(a->elem_size, &a->copies[i], in[a->copies[i].input], out[0]);
+  return NULL;
+}
+
+static copies_args_t* new_copies(hlx_lower_ctx_t* c, int32_t n,
+                                 const hlx_type_t* out) {
+  copies_args_t* a =
+      hlx_lower_alloc(c, sizeof(copies_args_t) + (size_t)n * sizeof(copy_t));
+  if (!a) return NULL;
+  a->elem_size = hlx_dtype_size(out->dtype);
+  a->fill_from = -1;
+  a->out_n = (size_t)hlx_type_num_elements(out);
+  a->num_copies = n;
+  return a;
+}
+
+/* Copy of the whole output (row-major) reading the input with strides. */
+static void whole_output(copy_t* k, const hlx_type_t* out) {
+  k->rank = out->rank;
+  memcpy(k->dims, out->dims, sizeof(int64_t) * (size_t)out->rank);
+  hlx_row_major_strides(out->rank, out->dims, k->out_strides);
+}
+
+static hlx_status_t static_types(const hlx_op_t* op) {
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (op->operands[i]->type->rank > HLX_MAX_RANK)
+      return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                          "unsupported: rank above %d", HLX_MAX_RANK);
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (!hlx_static_tensor(op->operands[i]))
+      return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                          "unsupported: operand #%d is not a static tensor", i);
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (!hlx_static_tensor(op->results[i]))
+      return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                          "unsupported: dynamic shapes are not executed");
+  if (op->num_results != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "has %d results",
+                        op->num_results);
+  return NULL;
+}
+
+static hlx_status_t emit_copies(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                copies_args_t* a, int32_t num_in) {
+  int32_t in[64], out;
+  if (num_in > 64)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: more than 64 operands");
+  for (int32_t i = 0; i < num_in; i++)
+    HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  return hlx_lower_emit(c, op, run_copies, a, num_in, in, 1, &out);
+}
+
+static hlx_status_t same_dtype(const hlx_op_t* op, int operand) {
+  if (op->operands[operand]->type->dtype != op->results[0]->type->dtype)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand #%d has element type %s, result %s", operand,
+                        hlx_dtype_name(op->operands[operand]->type->dtype),
+                        hlx_dtype_name(op->results[0]->type->dtype));
+  return NULL;
+}
+
+/* ---- broadcast_in_dim ---------------------------------------------------- */
+
+static hlx_status_t lower_broadcast_in_dim(hlx_lower_ctx_t* c,
+                                           const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  const int64_t* bd;
+  int32_t nbd;
+  HLX_RETURN_IF_ERROR(
+      hlx_attr_i64_array(op, "broadcast_dimensions", true, &bd, &nbd));
+  if (nbd != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "broadcast_dimensions has %d entries, operand rank is "
+                        "%d",
+                        nbd, in->rank);
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  copy_t* k = &a->copies[0];
+  whole_output(k, out);
+  int64_t in_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(in->rank, in->dims, in_strides);
+  for (int32_t i = 0; i < in->rank; i++) {
+    int64_t d = bd[i];
+    if (d < 0 || d >= out->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "broadcast_dimensions[%d] = %lld is out of range for "
+                          "result rank %d",
+                          i, (long long)d, out->rank);
+    for (int32_t j = 0; j < i; j++)
+      if (bd[j] == d)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "broadcast_dimensions has %lld twice",
+                            (long long)d);
+    if (in->dims[i] != 1 && in->dims[i] != out->dims[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "operand dim %d has size %lld, result dim %lld has "
+                          "%lld (must be equal or 1)",
+                          i, (long long)in->dims[i], (long long)d,
+                          (long long)out->dims[d]);
+    k->in_strides[d] = in->dims[i] == 1 ? 0 : in_strides[i];
+  }
+  return emit_copies(c, op, a, 1);
+}
+
+/* ---- transpose ----------------------------------------------------------- */
+
+static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  const int64_t* perm;
+  int32_t np;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "permutation", true, &perm, &np));
+  if (np != in->rank || out->rank != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "permutation has %d entries, operand rank is %d", np,
+                        in->rank);
+  bool seen[HLX_MAX_RANK] = {false};
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  copy_t* k = &a->copies[0];
+  whole_output(k, out);
+  int64_t in_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(in->rank, in->dims, in_strides);
+  for (int32_t j = 0; j < np; j++) {
+    if (perm[j] < 0 || perm[j] >= in->rank || seen[perm[j]])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "permutation is not a permutation of [0, %d)",
+                          in->rank);
+    seen[perm[j]] = true;
+    if (out->dims[j] != in->dims[perm[j]])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "result dim %d has size %lld, operand dim %lld has "
+                          "%lld",
+                          j, (long long)out->dims[j], (long long)perm[j],
+                          (long long)in->dims[perm[j]]);
+    k->in_strides[j] = in_strides[perm[j]];
+  }
+  return emit_copies(c, op, a, 1);
+}
+
+/* ---- slice / reverse ----------------------------------------------------- */
+
+static hlx_status_t lower_slice(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  const int64_t *start, *limit, *strides;
+  int32_t ns, nl, nst;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "start_indices", true, &start, &ns));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "limit_indices", true, &limit, &nl));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "strides", false, &strides, &nst));
+  if (ns != in->rank || nl != in->rank || (strides && nst != in->rank))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "start_indices, limit_indices and strides need %d "
+                        "entries",
+                        in->rank);
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  copy_t* k = &a->copies[0];
+  whole_output(k, out);
+  int64_t in_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(in->rank, in->dims, in_strides);
+  for (int32_t d = 0; d < in->rank; d++) {
+    int64_t s = strides ? strides[d] : 1;
+    if (start[d] < 0 || start[d] > limit[d] || limit[d] > in->dims[d] || s <= 0)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "dim %d: need 0 <= start (%lld) <= limit (%lld) <= "
+                          "size (%lld) and stride (%lld) > 0",
+                          d, (long long)start[d], (long long)limit[d],
+                          (long long)in->dims[d], (long long)s);
+    int64_t size = (limit[d] - start[d] + s - 1) / s;
+    if (size != out->dims[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "result dim %d has size %lld, the slice gives %lld",
+                          d, (long long)out->dims[d], (long long)size);
+    k->in_offset += start[d] * in_strides[d];
+    k->in_strides[d] = in_strides[d] * s;
+  }
+  return emit_copies(c, op, a, 1);
+}
+
+static hlx_status_t lower_reverse(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  const int64_t* dims;
+  int32_t nd;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "dimensions", true, &dims, &nd));
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  copy_t* k = &a->copies[0];
+  whole_output(k, out);
+  hlx_row_major_strides(in->rank, in->dims, k->in_strides);
+  bool seen[HLX_MAX_RANK] = {false};
+  for (int32_t i = 0; i < nd; i++) {
+    int64_t d = dims[i];
+    if (d < 0 || d >= in->rank || seen[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "dimensions[%d] = %lld is out of range or repeated",
+                          i, (long long)d);
+    seen[d] = true;
+    if (in->dims[d] > 0) k->in_offset += (in->dims[d] - 1) * k->in_strides[d];
+    k->in_strides[d] = -k->in_strides[d];
+  }
+  return emit_copies(c, op, a, 1);
+}
+
+/* ---- concatenate --------------------------------------------------------- */
+
+static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  const hlx_type_t* out = op->results[0]->type;
+  int64_t dim;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
+  if (op->num_operands < 1 || dim < 0 || dim >= out->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "dimension %lld is out of range for rank %d",
+                        (long long)dim, out->rank);
+  copies_args_t* a = new_copies(c, op->num_operands, out);
+  if (!a) return hlx_status_oom();
+  int64_t out_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(out->rank, out->dims, out_strides);
+  int64_t at = 0;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    const hlx_type_t* in = op->operands[i]->type;
+    HLX_RETURN_IF_ERROR(same_dtype(op, i));
+    if (in->rank != out->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "operand #%d has rank %d, result %d", i, in->rank,
+                          out->rank);
+    for (int32_t d = 0; d < in->rank; d++)
+      if (d != dim && in->dims[d] != out->dims[d])
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "operand #%d dim %d has size %lld, result %lld", i,
+                            d, (long long)in->dims[d],
+                            (long long)out->dims[d]);
+    copy_t* k = &a->copies[i];
+    k->rank = in->rank;
+    memcpy(k->dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+    hlx_row_major_strides(in->rank, in->dims, k->in_strides);
+    memcpy(k->out_strides, out_strides, sizeof(int64_t) * (size_t)out->rank);
+    k->out_offset = at * out_strides[dim];
+    k->input = i;
+    at += in->dims[dim];
+  }
+  if (at != out->dims[dim])
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operands add up to %lld along dim %lld, result has "
+                        "%lld",
+                        (long long)at, (long long)dim,
+                        (long long)out->dims[dim]);
+  return emit_copies(c, op, a, op->num_operands);
+}
+
+/* ---- pad ----------------------------------------------------------------- */
+
+static hlx_status_t lower_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 1));
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  if (op->operands[1]->type->rank != 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "padding_value must be a scalar");
+  const int64_t *lo, *hi, *interior;
+  int32_t nlo, nhi, nin;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_low", true, &lo, &nlo));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_high", true, &hi, &nhi));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "interior_padding", true, &interior, &nin));
+  if (nlo != in->rank || nhi != in->rank || nin != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "padding attributes need %d entries", in->rank);
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  a->fill_from = 1;
+  copy_t* k = &a->copies[0];
+  k->rank = in->rank;
+  int64_t in_strides[HLX_MAX_RANK], out_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(in->rank, in->dims, in_strides);
+  hlx_row_major_strides(out->rank, out->dims, out_strides);
+  for (int32_t d = 0; d < in->rank; d++) {
+    if (interior[d] < 0)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "interior_padding[%d] = %lld must be >= 0", d,
+                          (long long)interior[d]);
+    int64_t step = interior[d] + 1;
+    int64_t padded = in->dims[d] == 0 ? 0 : (in->dims[d] - 1) * step + 1;
+    int64_t size = lo[d] + padded + hi[d];
+    if (size != out->dims[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "result dim %d has size %lld, padding gives %lld", d,
+                          (long long)out->dims[d], (long long)size);
+    /* Input elements i land at lo + i*step; keep those inside [0, size). */
+    int64_t first = lo[d] >= 0 ? 0 : (-lo[d] + step - 1) / step;
+    int64_t last = in->dims[d] - 1; /* largest i with lo + i*step < size */
+    if (lo[d] + last * step >= size)
+      last = size - 1 - lo[d] < 0 ? -1 : (size - 1 - lo[d]) / step;
+    int64_t count = last >= first ? last - first + 1 : 0;
+    k->dims[d] = count;
+    k->in_offset += first * in_strides[d];
+    k->in_strides[d] = in_strides[d];
+    k->out_offset += (lo[d] + first * step) * out_strides[d];
+    k->out_strides[d] = out_strides[d] * step;
+  }
+  return emit_copies(c, op, a, 2);
+}
+
+/* ---- iota: folded to a constant at lowering ------------------------------ */
+
+static hlx_status_t lower_iota(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  const hlx_type_t* out = op->results[0]->type;
+  int64_t dim;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "iota_dimension", true, 0, &dim));
+  if (out->rank == 0 || dim < 0 || dim >= out->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "iota_dimension %lld is out of range for rank %d",
+                        (long long)dim, out->rank);
+  int32_t slot;
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &slot));
+  size_t n = (size_t)hlx_type_num_elements(out);
+  int64_t* idx = hlx_lower_alloc(c, n * 8 + 8);
+  void* data = hlx_lower_alloc(c, c->plan->slot_bytes[slot] + 16);
+  if (!idx || !data) return hlx_status_oom();
+  hlx_ref_iota_s64(out->rank, out->dims, (int32_t)dim, idx);
+  if (!hlx_ref_convert(HLX_DTYPE_S64, idx, out->dtype, data, n))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "element type %s is not allowed",
+                        hlx_dtype_name(out->dtype));
+  c->plan->slot_data[slot] = data;
+  return NULL;
+}
+
+/* ---- dynamic_slice / dynamic_update_slice -------------------------------- */
+
+typedef struct dynamic_args_t {
+  size_t elem_size;
+  int32_t rank;
+  hlx_dtype_t index_dtype;
+  int64_t operand_dims[HLX_MAX_RANK];
+  int64_t window[HLX_MAX_RANK]; /* slice sizes / update dims */
+  int64_t strides[HLX_MAX_RANK];
+  size_t operand_bytes;
+} dynamic_args_t;
+
+static int64_t read_index(hlx_dtype_t t, const void* p) {
+  int64_t v = 0;
+  hlx_ref_convert(t, p, HLX_DTYPE_S64, &v, 1);
+  return v;
+}
+
+/* Start of the window along each dim, clamped to [0, dim - window]. */
+static void clamped_starts(const dynamic_args_t* a, void* const* idx_inputs,
+                           int64_t* offset) {
+  *offset = 0;
+  for (int32_t d = 0; d < a->rank; d++) {
+    int64_t s = read_index(a->index_dtype, idx_inputs[d]);
+    int64_t hi = a->operand_dims[d] - a->window[d];
+    if (s > hi) s = hi;
+    if (s < 0) s = 0;
+    *offset += s * a->strides[d];
+  }
+}
+
+static hlx_status_t run_dynamic_slice(const void* args, void* const* in,
+                                      void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const dynamic_args_t* a = args;
+  int64_t off;
+  clamped_starts(a, in + 1, &off);
+  int64_t out_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(a->rank, a->window, out_strides);
+  hlx_ref_copy_strided(a->elem_size, a->rank, a->window,
+                       (const char*)in[0] + off * (int64_t)a->elem_size,
+                       a->strides, out[0], out_strides);
+  return NULL;
+}
+
+static hlx_status_t run_dynamic_update_slice(const void* args, void* const* in,
+                                             void* const* out,
+                                             hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const dynamic_args_t* a = args;
+  memcpy(out[0], in[0], a->operand_bytes);
+  int64_t off;
+  clamped_starts(a, in + 2, &off);
+  int64_t upd_strides[HLX_MAX_RANK];
+  hlx_row_major_strides(a->rank, a->window, upd_strides);
+  hlx_ref_copy_strided(a->elem_size, a->rank, a->window, in[1], upd_strides,
+                       (char*)out[0] + off * (int64_t)a->elem_size,
+                       a->strides);
+  return NULL;
+}
+
+static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                  bool update) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* in = op->operands[0]->type;
+  int first_index = update ? 2 : 1;
+  if (op->num_operands != first_index + in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "needs %d start indices, has %d", in->rank,
+                        op->num_operands - first_index);
+  dynamic_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  a->elem_size = hlx_dtype_size(in->dtype);
+  a->rank = in->rank;
+  a->operand_bytes = hlx_tensor_bytes(in);
+  memcpy(a->operand_dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+  hlx_row_major_strides(in->rank, in->dims, a->strides);
+  for (int32_t i = first_index; i < op->num_operands; i++) {
+    const hlx_type_t* t = op->operands[i]->type;
+    if (t->rank != 0 || !hlx_dtype_is_int(t->dtype) ||
+        t->dtype != op->operands[first_index]->type->dtype)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "start indices must be integer scalars of one type");
+  }
+  if (in->rank) a->index_dtype = op->operands[first_index]->type->dtype;
+  if (update) {
+    const hlx_type_t* u = op->operands[1]->type;
+    HLX_RETURN_IF_ERROR(same_dtype(op, 1));
+    if (u->rank != in->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "update rank %d differs from operand rank %d",
+                          u->rank, in->rank);
+    memcpy(a->window, u->dims, sizeof(int64_t) * (size_t)u->rank);
+  } else {
+    const int64_t* sizes;
+    int32_t ns;
+    HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "slice_sizes", true, &sizes, &ns));
+    if (ns != in->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "slice_sizes has %d entries, operand rank is %d", ns,
+                          in->rank);
+    memcpy(a->window, sizes, sizeof(int64_t) * (size_t)ns);
+  }
+  for (int32_t d = 0; d < in->rank; d++)
+    if (a->window[d] < 0 || a->window[d] > in->dims[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "dim %d: window size %lld exceeds operand size %lld",
+                          d, (long long)a->window[d], (long long)in->dims[d]);
+  int32_t ins[HLX_MAX_RANK + 2], out;
+  for (int32_t i = 0; i < op->num_operands; i++)
+    HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &ins[i]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  return hlx_lower_emit(c, op,
+                        update ? run_dynamic_update_slice : run_dynamic_slice,
+                        a, op->num_operands, ins, 1, &out);
+}
+
+static hlx_status_t lower_dynamic_slice(hlx_lower_ctx_t* c,
+                                        const hlx_op_t* op) {
+  return lower_dynamic(c, op, false);
+}
+
+static hlx_status_t lower_dynamic_update_slice(hlx_lower_ctx_t* c,
+                                               const hlx_op_t* op) {
+  return lower_dynamic(c, op, true);
+}
+
+const hlx_lowering_t hlx_lowerings_data_movement[] = {
+    {HLX_OP_BROADCAST_IN_DIM, lower_broadcast_in_dim},
+    {HLX_OP_TRANSPOSE, lower_transpose},
+    {HLX_OP_SLICE, lower_slice},
+    {HLX_OP_REVERSE, lower_reverse},
+    {HLX_OP_CONCATENATE, lower_concatenate},
+    {HLX_OP_PAD, lower_pad},
+    {HLX_OP_IOTA, lower_iota},
+    {HLX_OP_DYNAMIC_SLICE, lower_dynamic_slice},
+    {HLX_OP_DYNAMIC_UPDATE_SLICE, lower_dynamic_update_slice},
+    {HLX_OP_UNKNOWN, NULL},
+};

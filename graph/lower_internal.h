@@ -1,0 +1,85 @@
+/* Shared by graph/lower*.c: the lowering context and its helpers. */
+#ifndef HLX_GRAPH_LOWER_INTERNAL_H_
+#define HLX_GRAPH_LOWER_INTERNAL_H_
+
+#include "graph/lower.h"
+
+/* The buffer slots holding one value: one for a tensor or token, the
+ * flattened leaves for a tuple. n < 0: not available in this plan. */
+typedef struct hlx_value_slots_t {
+  int32_t n;
+  int32_t* slots;
+} hlx_value_slots_t;
+
+typedef struct hlx_lower_ctx_t {
+  hlx_lowered_module_t* lm;
+  const hlx_func_t* func;
+  hlx_plan_t* plan;
+  hlx_value_slots_t* vmap; /* indexed by value id (func->num_values) */
+} hlx_lower_ctx_t;
+
+typedef hlx_status_t (*hlx_lower_fn)(hlx_lower_ctx_t* c, const hlx_op_t* op);
+
+typedef struct hlx_lowering_t {
+  hlx_opcode_t op;
+  hlx_lower_fn fn;
+} hlx_lowering_t;
+
+/* Family tables, each ending with {HLX_OP_UNKNOWN, NULL}. */
+extern const hlx_lowering_t hlx_lowerings_core[];
+extern const hlx_lowering_t hlx_lowerings_elementwise[];
+extern const hlx_lowering_t hlx_lowerings_data_movement[];
+extern const hlx_lowering_t hlx_lowerings_check[];
+extern const hlx_lowering_t hlx_lowerings_control_flow[];
+
+/* "stablehlo.add at 12:5" for errors. */
+const char* hlx_op_where(const hlx_op_t* op, char* buf, size_t len);
+hlx_status_t hlx_op_error(const hlx_op_t* op, hlx_status_code_t code,
+                          const char* fmt, ...) HLX_PRINTF(3, 4) HLX_MUST_USE;
+
+/* The single slot of a tensor/token operand. */
+hlx_status_t hlx_lower_in(hlx_lower_ctx_t* c, const hlx_op_t* op, int i,
+                          int32_t* slot) HLX_MUST_USE;
+/* Fresh slots for result i (a tensor gets one; a tuple its leaves). */
+hlx_status_t hlx_lower_out(hlx_lower_ctx_t* c, const hlx_op_t* op, int i,
+                           int32_t* slot) HLX_MUST_USE;
+/* Makes value v use the slots of `src` (no copy: slots are immutable). */
+hlx_status_t hlx_lower_alias(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                             const hlx_value_slots_t* src) HLX_MUST_USE;
+hlx_status_t hlx_lower_slots_of(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                                hlx_value_slots_t* out) HLX_MUST_USE;
+/* Allocates (and maps) fresh slots for every leaf of v. */
+hlx_status_t hlx_lower_define(hlx_lower_ctx_t* c, const hlx_value_t* v,
+                              hlx_value_slots_t* out) HLX_MUST_USE;
+hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                            hlx_task_fn fn, const void* args, int32_t num_in,
+                            const int32_t* in, int32_t num_out,
+                            const int32_t* out) HLX_MUST_USE;
+void* hlx_lower_alloc(hlx_lower_ctx_t* c, size_t bytes);
+/* Flattened slots of all operands, or (results=true) fresh slots for all
+ * results. The array lives in the plan's arena. */
+hlx_status_t hlx_lower_flatten(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                               bool results, int32_t** out,
+                               int32_t* n) HLX_MUST_USE;
+
+/* Tensor type of operand/result (NULL if it is not a static tensor). */
+const hlx_type_t* hlx_static_tensor(const hlx_value_t* v);
+size_t hlx_tensor_bytes(const hlx_type_t* t);
+
+/* Lowers a region into a new plan whose parameters are the block arguments
+ * followed by the values the region captures from outside; its results are
+ * the flattened operands of the terminator. `captures` (arena) lists the
+ * captured values; the caller passes their slots after the explicit ones. */
+hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
+                              hlx_plan_t** out_plan,
+                              const hlx_value_t*** captures,
+                              int32_t* num_captures) HLX_MUST_USE;
+
+/* Attribute readers that name the op and attribute in their errors. */
+hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,
+                                bool required, const int64_t** vals,
+                                int32_t* n) HLX_MUST_USE;
+hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
+                          int64_t dflt, int64_t* out) HLX_MUST_USE;
+
+#endif /* HLX_GRAPH_LOWER_INTERNAL_H_ */
