@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One enumerator per element type StableHLO can name. Sub-byte integers and
  * the 4/6/8-bit floats are stored one element per byte (the low bits). */
 #define HLX_DTYPE_LIST(X)               \
@@ -67,5 +71,9 @@ bool hlx_dtype_is_small_float(hlx_dtype_t t);  /* the 4/6/8-bit floats */
 bool hlx_dtype_is_complex(hlx_dtype_t t);
 /* Component type of a complex type (C64 -> F32), else t itself. */
 hlx_dtype_t hlx_dtype_complex_part(hlx_dtype_t t);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
 
 #endif /* HLX_BASE_DTYPE_H_ */

@@ -9,6 +9,10 @@
 
 #include "base/dtype.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 float hlx_f16_to_f32(uint16_t h);
 uint16_t hlx_f32_to_f16(float f);
 float hlx_bf16_to_f32(uint16_t h);
@@ -20,5 +24,9 @@ uint16_t hlx_f64_to_bf16(double d);
 /* Any narrow float dtype (F16, BF16, and the small floats) <-> double. */
 double hlx_small_float_to_f64(hlx_dtype_t t, uint32_t bits);
 uint32_t hlx_f64_to_small_float(hlx_dtype_t t, double d);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
 
 #endif /* HLX_BASE_FLOAT_FORMATS_H_ */

@@ -6,6 +6,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hlx_status_code_t {
   HLX_STATUS_OK = 0,
   HLX_STATUS_INVALID_ARGUMENT = 1, /* bad program, shape, attribute, input */
@@ -48,5 +52,9 @@ hlx_status_t hlx_status_oom(void);
     hlx_status_t hlx_rie_s_ = (expr);  \
     if (hlx_rie_s_) return hlx_rie_s_; \
   } while (0)
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
 
 #endif /* HLX_BASE_STATUS_H_ */
