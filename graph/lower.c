@@ -205,7 +205,8 @@ static void build_table(void) {
   const hlx_lowering_t* families[] = {
       hlx_lowerings_core, hlx_lowerings_elementwise,
       hlx_lowerings_data_movement, hlx_lowerings_check,
-      hlx_lowerings_control_flow};
+      hlx_lowerings_control_flow, hlx_lowerings_reduce,
+      hlx_lowerings_dot};
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
     for (const hlx_lowering_t* e = families[f]; e->fn; e++)
       g_table[e->op] = e->fn;

@@ -31,6 +31,8 @@ extern const hlx_lowering_t hlx_lowerings_elementwise[];
 extern const hlx_lowering_t hlx_lowerings_data_movement[];
 extern const hlx_lowering_t hlx_lowerings_check[];
 extern const hlx_lowering_t hlx_lowerings_control_flow[];
+extern const hlx_lowering_t hlx_lowerings_reduce[];
+extern const hlx_lowering_t hlx_lowerings_dot[];
 
 /* "stablehlo.add at 12:5" for errors. */
 const char* hlx_op_where(const hlx_op_t* op, char* buf, size_t len);

@@ -1,0 +1,112 @@
+/* hlx: run XLA / StableHLO programs on CPUs. The public C API.
+ *
+ * Conventions: every fallible call returns hlx_status_t (NULL = ok; free a
+ * non-NULL status with hlx_status_free). Out-parameters come last and are
+ * set to NULL/0 on entry. hlx_X_create/hlx_X_destroy pair up; "borrowed"
+ * results stay valid as long as the object they came from. The library
+ * never aborts, prints or exits on bad input.
+ *
+ * Tuples: executables see parameters and results flattened into their
+ * tensor leaves, in order. */
+#ifndef HLX_API_HLX_H_
+#define HLX_API_HLX_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status -------------------------------------------------------------- */
+typedef struct hlx_status_payload_t* hlx_status_t;
+int hlx_status_get_code(hlx_status_t s); /* an hlx_status_code_t, 0 = ok */
+const char* hlx_status_get_message(hlx_status_t s); /* borrowed; "" if ok */
+void hlx_status_release(hlx_status_t s);
+
+/* Element types: the values of base/dtype.h's hlx_dtype_t (HLX_DTYPE_F32,
+ * ...); use hlx_element_type_name / _from_name to go between names. */
+typedef int32_t hlx_element_type_t;
+const char* hlx_element_type_name(hlx_element_type_t t); /* "f32", "ui8" */
+hlx_element_type_t hlx_element_type_from_name(const char* name); /* 0 if unknown */
+size_t hlx_element_type_size(hlx_element_type_t t); /* bytes per element */
+
+#define HLX_MAX_DIMS 16
+typedef struct hlx_tensor_desc_t {
+  hlx_element_type_t element_type;
+  int32_t rank;
+  int64_t dims[HLX_MAX_DIMS];
+} hlx_tensor_desc_t;
+
+/* ---- programs ------------------------------------------------------------ */
+typedef struct hlx_program_t hlx_program_t;
+
+/* Parses StableHLO text (one module, or functions at top level). filename
+ * and first_line only label error messages ("file:line:col: ..."). */
+hlx_status_t hlx_program_parse(const char* text, size_t len,
+                               const char* filename, int first_line,
+                               hlx_program_t** out_program);
+void hlx_program_destroy(hlx_program_t* p);
+/* Prints the program as StableHLO text (generic op form). *out_text is
+ * malloc'd; the caller frees it. */
+hlx_status_t hlx_program_print(const hlx_program_t* p, char** out_text,
+                               size_t* out_len);
+int32_t hlx_program_num_functions(const hlx_program_t* p);
+const char* hlx_program_function_name(const hlx_program_t* p, int32_t i);
+int32_t hlx_program_function_num_args(const hlx_program_t* p, int32_t i);
+bool hlx_program_function_is_public(const hlx_program_t* p, int32_t i);
+/* Whether function i is called by another function of the program. */
+bool hlx_program_function_is_called(const hlx_program_t* p, int32_t i);
+/* The default entry: @main, else the only public function, else the first. */
+const char* hlx_program_entry(const hlx_program_t* p);
+
+/* ---- executables --------------------------------------------------------- */
+typedef struct hlx_compile_options_t {
+  size_t struct_size; /* set by hlx_compile_options_init */
+  const char* entry;  /* function to run; NULL = hlx_program_entry */
+  bool fill_elided;   /* random data for dense_resource<__elided__> */
+} hlx_compile_options_t;
+void hlx_compile_options_init(hlx_compile_options_t* o);
+
+typedef struct hlx_executable_t hlx_executable_t;
+/* The program must outlive the executable. */
+hlx_status_t hlx_executable_create(const hlx_program_t* p,
+                                   const hlx_compile_options_t* options,
+                                   hlx_executable_t** out_executable);
+void hlx_executable_destroy(hlx_executable_t* e);
+int32_t hlx_executable_num_params(const hlx_executable_t* e);
+int32_t hlx_executable_num_results(const hlx_executable_t* e);
+hlx_status_t hlx_executable_param_desc(const hlx_executable_t* e, int32_t i,
+                                       hlx_tensor_desc_t* out_desc);
+hlx_status_t hlx_executable_result_desc(const hlx_executable_t* e, int32_t i,
+                                        hlx_tensor_desc_t* out_desc);
+
+/* ---- buffers ------------------------------------------------------------- */
+typedef struct hlx_buffer_t hlx_buffer_t;
+/* Copies `data` (row-major, desc's type; may be NULL for zeros). */
+hlx_status_t hlx_buffer_create(const hlx_tensor_desc_t* desc, const void* data,
+                               hlx_buffer_t** out_buffer);
+void hlx_buffer_destroy(hlx_buffer_t* b);
+const hlx_tensor_desc_t* hlx_buffer_desc(const hlx_buffer_t* b); /* borrowed */
+const void* hlx_buffer_data(const hlx_buffer_t* b);              /* borrowed */
+size_t hlx_buffer_bytes(const hlx_buffer_t* b);
+
+/* Runs the executable once. params: num_params buffers matching the
+ * parameter descriptions. On success out_results[i] (num_results entries,
+ * caller-provided array) receive new buffers the caller destroys. */
+hlx_status_t hlx_executable_run(const hlx_executable_t* e,
+                                hlx_buffer_t* const* params,
+                                int32_t num_params, hlx_buffer_t** out_results,
+                                int32_t num_results);
+
+/* The code check ops use when a check does not hold. */
+#define HLX_STATUS_CODE_CHECK_FAILED 7
+/* True when s is a failed check.* op (not an error of the program). */
+bool hlx_status_is_check_failure(hlx_status_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_API_HLX_H_ */

@@ -1,0 +1,29 @@
+/* Definitions of the public handles, shared by api/*.c only. */
+#ifndef HLX_API_INTERNAL_H_
+#define HLX_API_INTERNAL_H_
+
+#include "api/hlx.h"
+#include "base/status.h"
+#include "graph/ir.h"
+#include "graph/lower.h"
+
+struct hlx_program_t {
+  hlx_module_t* module;
+};
+
+struct hlx_buffer_t {
+  hlx_tensor_desc_t desc;
+  size_t bytes;
+  void* data; /* 64-byte aligned, owned */
+};
+
+struct hlx_executable_t {
+  const hlx_program_t* program;
+  hlx_lowered_module_t* lowered;
+  const hlx_plan_t* plan; /* the entry's plan, owned by `lowered` */
+  int32_t num_params, num_results;
+  hlx_tensor_desc_t* params;
+  hlx_tensor_desc_t* results;
+};
+
+#endif /* HLX_API_INTERNAL_H_ */

@@ -1,0 +1,121 @@
+/* The `hlx` command-line tool:
+ *   hlx check FILE_OR_DIR...   run StableHLO test programs, PASS/FAIL/ERROR
+ *   hlx run FILE [options]     run @main on .npy or random inputs, time it
+ *   hlx print FILE             parse and print (round trip)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api/hlx.h"
+#include "tools/check_runner.h"
+#include "tools/file_util.h"
+#include "tools/run_command.h"
+
+static void usage(FILE* f) {
+  fprintf(f,
+          "usage:\n"
+          "  hlx check FILE_OR_DIR...\n"
+          "      Runs every program of StableHLO test files (each `// -----`\n"
+          "      part); prints PASS, FAIL <why> or ERROR <why> per program\n"
+          "      and a final `N passed, N failed` line.\n"
+          "  hlx run FILE [--input PATH.npy]... [--output-dir DIR]\n"
+          "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
+          "      Runs @main (inputs from .npy files in argument order, or\n"
+          "      deterministic random inputs), prints each result and, with\n"
+          "      --iterations, the median time per run.\n"
+          "  hlx print FILE\n"
+          "      Parses FILE and prints it back (generic op form).\n");
+}
+
+/* ---- check --------------------------------------------------------------- */
+
+typedef struct check_totals_t {
+  int passed, failed;
+} check_totals_t;
+
+static void print_result(const hlx_check_result_t* r, void* user) {
+  check_totals_t* t = user;
+  if (r->outcome == HLX_CHECK_PASS) {
+    t->passed++;
+    printf("PASS %s\n", r->name);
+  } else {
+    t->failed++;
+    /* One line per program: keep the first line of the reason. */
+    const char* nl = strchr(r->detail, '\n');
+    int n = nl ? (int)(nl - r->detail) : (int)strlen(r->detail);
+    printf("%s %s: %.*s\n", hlx_check_outcome_name(r->outcome), r->name, n,
+           r->detail);
+  }
+  fflush(stdout);
+}
+
+static int cmd_check(int argc, char** argv) {
+  if (argc < 1) {
+    usage(stderr);
+    return 2;
+  }
+  check_totals_t t = {0, 0};
+  for (int i = 0; i < argc; i++) {
+    struct stat st;
+    if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+      char** paths;
+      int n;
+      hlx_status_t s = hlx_list_mlir_files(argv[i], &paths, &n);
+      if (s) {
+        printf("ERROR %s: %s\n", argv[i], hlx_status_get_message(s));
+        hlx_status_release(s);
+        t.failed++;
+        continue;
+      }
+      for (int k = 0; k < n; k++)
+        hlx_check_file(paths[k], paths[k], print_result, &t);
+      hlx_free_paths(paths, n);
+    } else {
+      hlx_check_file(argv[i], argv[i], print_result, &t);
+    }
+  }
+  printf("%d passed, %d failed\n", t.passed, t.failed);
+  return t.failed ? 1 : 0;
+}
+
+/* ---- print --------------------------------------------------------------- */
+
+static int cmd_print(int argc, char** argv) {
+  if (argc != 1) {
+    usage(stderr);
+    return 2;
+  }
+  char* text;
+  size_t len;
+  hlx_status_t s = hlx_read_file(argv[0], &text, &len);
+  hlx_program_t* p = NULL;
+  if (!s) s = hlx_program_parse(text, len, argv[0], 1, &p);
+  char* out = NULL;
+  size_t out_len = 0;
+  if (!s) s = hlx_program_print(p, &out, &out_len);
+  if (!s) fwrite(out, 1, out_len, stdout);
+  free(out);
+  free(text);
+  hlx_program_destroy(p);
+  if (s) {
+    fprintf(stderr, "hlx print: %s\n", hlx_status_get_message(s));
+    hlx_status_release(s);
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "check") == 0) return cmd_check(argc - 2, argv + 2);
+  if (strcmp(argv[1], "print") == 0) return cmd_print(argc - 2, argv + 2);
+  if (strcmp(argv[1], "run") == 0) return hlx_cmd_run(argc - 2, argv + 2);
+  fprintf(stderr, "hlx: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

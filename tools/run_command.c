@@ -1,0 +1,233 @@
+#include "tools/run_command.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/hlx.h"
+#include "tools/file_util.h"
+#include "tools/npy.h"
+#include "tools/random_fill.h"
+#include "tools/summary.h"
+
+enum { kMaxInputs = 1024 };
+
+typedef struct run_options_t {
+  const char* file;
+  const char* inputs[kMaxInputs];
+  int num_inputs;
+  const char* output_dir;
+  int iterations;
+  int threads;
+  bool json;
+  bool fill_elided;
+} run_options_t;
+
+static int parse_args(int argc, char** argv, run_options_t* o) {
+  memset(o, 0, sizeof(*o));
+  o->threads = 0;
+  for (int i = 0; i < argc; i++) {
+    const char* a = argv[i];
+    const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--input") == 0 && next) {
+      if (o->num_inputs == kMaxInputs) {
+        fprintf(stderr, "hlx run: more than %d --input\n", kMaxInputs);
+        return -1;
+      }
+      o->inputs[o->num_inputs++] = next;
+      i++;
+    } else if (strcmp(a, "--output-dir") == 0 && next) {
+      o->output_dir = next;
+      i++;
+    } else if (strcmp(a, "--iterations") == 0 && next) {
+      o->iterations = atoi(next);
+      if (o->iterations < 1 || o->iterations > 1000000) {
+        fprintf(stderr, "hlx run: --iterations must be in [1, 1000000]\n");
+        return -1;
+      }
+      i++;
+    } else if (strcmp(a, "--threads") == 0 && next) {
+      o->threads = atoi(next);
+      if (o->threads < 1 || o->threads > 4096) {
+        fprintf(stderr, "hlx run: --threads must be in [1, 4096]\n");
+        return -1;
+      }
+      i++;
+    } else if (strcmp(a, "--json") == 0) {
+      o->json = true;
+    } else if (strcmp(a, "--fill-elided") == 0) {
+      o->fill_elided = true;
+    } else if (a[0] == '-' || o->file) {
+      fprintf(stderr, "hlx run: unexpected argument '%s'\n", a);
+      return -1;
+    } else {
+      o->file = a;
+    }
+  }
+  if (!o->file) {
+    fprintf(stderr, "hlx run: no program file given\n");
+    return -1;
+  }
+  return 0;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static size_t desc_elements(const hlx_tensor_desc_t* d) {
+  size_t n = 1;
+  for (int32_t i = 0; i < d->rank; i++) n *= (size_t)d->dims[i];
+  return n;
+}
+
+/* Creates the parameters: from .npy files, or random. */
+static hlx_status_t make_params(const hlx_executable_t* e,
+                                const run_options_t* o, hlx_buffer_t** params,
+                                int32_t np) {
+  if (o->num_inputs && o->num_inputs != np)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "the program takes %d inputs, %d given", np,
+                           o->num_inputs);
+  for (int32_t i = 0; i < np; i++) {
+    hlx_tensor_desc_t d;
+    HLX_RETURN_IF_ERROR(hlx_executable_param_desc(e, i, &d));
+    if (o->num_inputs) {
+      hlx_npy_array_t a;
+      HLX_RETURN_IF_ERROR(
+          hlx_npy_read(o->inputs[i], (hlx_dtype_t)d.element_type, &a));
+      bool same = a.rank == d.rank;
+      for (int32_t k = 0; same && k < d.rank; k++) same = a.dims[k] == d.dims[k];
+      hlx_status_t s =
+          same ? hlx_buffer_create(&d, a.data, &params[i])
+               : hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                                 "%s: shape does not match parameter %d",
+                                 o->inputs[i], i);
+      hlx_npy_free(&a);
+      HLX_RETURN_IF_ERROR(s);
+    } else {
+      HLX_RETURN_IF_ERROR(hlx_buffer_create(&d, NULL, &params[i]));
+      hlx_random_fill((hlx_dtype_t)d.element_type,
+                      (void*)hlx_buffer_data(params[i]), desc_elements(&d),
+                      0x5eed0000u + (uint64_t)i);
+    }
+  }
+  return NULL;
+}
+
+static hlx_status_t report_results(const run_options_t* o,
+                                   hlx_buffer_t** results, int32_t nr,
+                                   double median_s, double min_s) {
+  if (o->json) printf("{\"file\": \"%s\", \"results\": [", o->file);
+  for (int32_t i = 0; i < nr; i++) {
+    const hlx_tensor_desc_t* d = hlx_buffer_desc(results[i]);
+    char* text = NULL;
+    hlx_status_t s =
+        o->json ? hlx_tensor_summary_json((hlx_dtype_t)d->element_type,
+                                          d->rank, d->dims,
+                                          hlx_buffer_data(results[i]), 8, &text)
+                : hlx_tensor_summary((hlx_dtype_t)d->element_type, d->rank,
+                                     d->dims, hlx_buffer_data(results[i]), 8,
+                                     &text);
+    HLX_RETURN_IF_ERROR(s);
+    if (o->json)
+      printf("%s%s", i ? ", " : "", text);
+    else
+      printf("result %d: %s\n", i, text);
+    free(text);
+    if (o->output_dir) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/out%d.npy", o->output_dir, i);
+      HLX_RETURN_IF_ERROR(hlx_npy_write(path, (hlx_dtype_t)d->element_type,
+                                        d->rank, d->dims,
+                                        hlx_buffer_data(results[i])));
+    }
+  }
+  if (o->json) {
+    printf("]");
+    if (o->iterations)
+      printf(", \"iterations\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f",
+             o->iterations, median_s * 1e3, min_s * 1e3);
+    printf("}\n");
+  } else if (o->iterations) {
+    printf("time: median %.4f ms, min %.4f ms over %d runs\n", median_s * 1e3,
+           min_s * 1e3, o->iterations);
+  }
+  return NULL;
+}
+
+static hlx_status_t run(const run_options_t* o) {
+  char* text = NULL;
+  size_t len;
+  hlx_program_t* p = NULL;
+  hlx_executable_t* e = NULL;
+  hlx_buffer_t** params = NULL;
+  hlx_buffer_t** results = NULL;
+  int32_t np = 0, nr = 0;
+  double* times = NULL;
+  hlx_status_t s = hlx_read_file(o->file, &text, &len);
+  if (!s) s = hlx_program_parse(text, len, o->file, 1, &p);
+  if (!s) {
+    hlx_compile_options_t co;
+    hlx_compile_options_init(&co);
+    co.fill_elided = o->fill_elided;
+    s = hlx_executable_create(p, &co, &e);
+  }
+  if (!s) {
+    np = hlx_executable_num_params(e);
+    nr = hlx_executable_num_results(e);
+    params = calloc((size_t)np + 1, sizeof(*params));
+    results = calloc((size_t)nr + 1, sizeof(*results));
+    if (!params || !results) s = hlx_status_oom();
+  }
+  if (!s && o->fill_elided && !o->json)
+    printf("note: elided constants (dense_resource) are filled with "
+           "deterministic random values\n");
+  if (!s) s = make_params(e, o, params, np);
+  int iters = o->iterations ? o->iterations : 1;
+  if (!s) times = calloc((size_t)iters, sizeof(double));
+  if (!s && !times) s = hlx_status_oom();
+  for (int it = 0; it < iters && !s; it++) {
+    if (it) /* keep only the last run's results */
+      for (int32_t i = 0; i < nr; i++) {
+        hlx_buffer_destroy(results[i]);
+        results[i] = NULL;
+      }
+    double t0 = now_seconds();
+    s = hlx_executable_run(e, params, np, results, nr);
+    times[it] = now_seconds() - t0;
+  }
+  if (!s) {
+    qsort(times, (size_t)iters, sizeof(double), cmp_double);
+    s = report_results(o, results, nr, times[iters / 2], times[0]);
+  }
+  for (int32_t i = 0; results && i < nr; i++) hlx_buffer_destroy(results[i]);
+  for (int32_t i = 0; params && i < np; i++) hlx_buffer_destroy(params[i]);
+  free(times);
+  free(results);
+  free(params);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  free(text);
+  return s;
+}
+
+int hlx_cmd_run(int argc, char** argv) {
+  run_options_t o;
+  if (parse_args(argc, argv, &o) != 0) return 2;
+  hlx_status_t s = run(&o);
+  if (s) {
+    fprintf(stderr, "hlx run: %s\n", hlx_status_get_message(s));
+    hlx_status_release(s);
+    return 1;
+  }
+  return 0;
+}
