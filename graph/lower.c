@@ -206,7 +206,11 @@ static void build_table(void) {
       hlx_lowerings_core, hlx_lowerings_elementwise,
       hlx_lowerings_data_movement, hlx_lowerings_check,
       hlx_lowerings_control_flow, hlx_lowerings_reduce,
-      hlx_lowerings_dot};
+      hlx_lowerings_dot, hlx_lowerings_gather_scatter,
+      hlx_lowerings_window, hlx_lowerings_conv,
+      hlx_lowerings_sort, hlx_lowerings_linalg,
+      hlx_lowerings_fft, hlx_lowerings_rng,
+      hlx_lowerings_map};
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
     for (const hlx_lowering_t* e = families[f]; e->fn; e++)
       g_table[e->op] = e->fn;

@@ -33,6 +33,15 @@ extern const hlx_lowering_t hlx_lowerings_check[];
 extern const hlx_lowering_t hlx_lowerings_control_flow[];
 extern const hlx_lowering_t hlx_lowerings_reduce[];
 extern const hlx_lowering_t hlx_lowerings_dot[];
+extern const hlx_lowering_t hlx_lowerings_gather_scatter[];
+extern const hlx_lowering_t hlx_lowerings_window[];
+extern const hlx_lowering_t hlx_lowerings_conv[];
+extern const hlx_lowering_t hlx_lowerings_sort[];
+extern const hlx_lowering_t hlx_lowerings_linalg[];
+extern const hlx_lowering_t hlx_lowerings_fft[];
+extern const hlx_lowering_t hlx_lowerings_rng[];
+extern const hlx_lowering_t hlx_lowerings_map[];
+
 
 /* "stablehlo.add at 12:5" for errors. */
 const char* hlx_op_where(const hlx_op_t* op, char* buf, size_t len);
