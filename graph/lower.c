@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/lower_internal.h"
+#include "graph/verify.h"
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -407,6 +408,7 @@ hlx_status_t hlx_lower_module(const hlx_module_t* m,
                               hlx_lowered_module_t** out) {
   *out = NULL;
   pthread_once(&g_once, build_table);
+  HLX_RETURN_IF_ERROR(hlx_verify_module(m));
   hlx_lowered_module_t* lm = calloc(1, sizeof(*lm));
   if (!lm) return hlx_status_oom();
   lm->module = m;

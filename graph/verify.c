@@ -1,0 +1,141 @@
+#include "graph/verify.h"
+
+#include <string.h>
+
+#include "graph/lower_internal.h"
+
+/* Fixed operand/result counts of the elementwise families (-1 = any). */
+static void expected_arity(hlx_opcode_t op, int* nin, int* nout) {
+  *nin = -1;
+  *nout = -1;
+  switch (op) {
+    case HLX_OP_ABS: case HLX_OP_NEGATE: case HLX_OP_NOT: case HLX_OP_SIGN:
+    case HLX_OP_SQRT: case HLX_OP_RSQRT: case HLX_OP_CBRT:
+    case HLX_OP_EXPONENTIAL: case HLX_OP_EXPONENTIAL_MINUS_ONE:
+    case HLX_OP_LOG: case HLX_OP_LOG_PLUS_ONE: case HLX_OP_LOGISTIC:
+    case HLX_OP_SINE: case HLX_OP_COSINE: case HLX_OP_TAN: case HLX_OP_TANH:
+    case HLX_OP_FLOOR: case HLX_OP_CEIL: case HLX_OP_ROUND_NEAREST_AFZ:
+    case HLX_OP_ROUND_NEAREST_EVEN: case HLX_OP_POPCNT:
+    case HLX_OP_COUNT_LEADING_ZEROS: case HLX_OP_IS_FINITE: case HLX_OP_REAL:
+    case HLX_OP_IMAG: case HLX_OP_CONVERT: case HLX_OP_BITCAST_CONVERT:
+    case HLX_OP_RESHAPE: case HLX_OP_TRANSPOSE: case HLX_OP_BROADCAST_IN_DIM:
+    case HLX_OP_SLICE: case HLX_OP_REVERSE: case HLX_OP_REDUCE_PRECISION:
+      *nin = 1;
+      *nout = 1;
+      return;
+    case HLX_OP_ADD: case HLX_OP_SUBTRACT: case HLX_OP_MULTIPLY:
+    case HLX_OP_DIVIDE: case HLX_OP_REMAINDER: case HLX_OP_POWER:
+    case HLX_OP_MAXIMUM: case HLX_OP_MINIMUM: case HLX_OP_AND: case HLX_OP_OR:
+    case HLX_OP_XOR: case HLX_OP_SHIFT_LEFT: case HLX_OP_SHIFT_RIGHT_ARITHMETIC:
+    case HLX_OP_SHIFT_RIGHT_LOGICAL: case HLX_OP_ATAN2: case HLX_OP_COMPLEX:
+    case HLX_OP_COMPARE: case HLX_OP_PAD: case HLX_OP_DOT_GENERAL:
+    case HLX_OP_DOT:
+      *nin = 2;
+      *nout = 1;
+      return;
+    case HLX_OP_SELECT: case HLX_OP_CLAMP:
+      *nin = 3;
+      *nout = 1;
+      return;
+    case HLX_OP_CONSTANT: case HLX_OP_IOTA:
+      *nin = 0;
+      *nout = 1;
+      return;
+    default:
+      return;
+  }
+}
+
+static hlx_status_t verify_block(const hlx_module_t* m, const hlx_block_t* b,
+                                 bool is_func_body, const hlx_func_t* f);
+
+static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
+  int nin, nout;
+  expected_arity(op->code, &nin, &nout);
+  if ((nin >= 0 && op->num_operands != nin) ||
+      (nout >= 0 && op->num_results != nout))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "expects %d operands and %d results, has %d and %d",
+                        nin, nout, op->num_operands, op->num_results);
+  if (op->code == HLX_OP_FUNC_CALL) {
+    const hlx_attr_t* callee = hlx_op_attr(op, "callee");
+    if (!callee || callee->kind != HLX_ATTR_SYMBOL)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "missing attribute 'callee'");
+    const hlx_func_t* f = hlx_module_find_func(m, callee->str);
+    if (!f)
+      return hlx_op_error(op, HLX_STATUS_NOT_FOUND, "no function named @%s",
+                          callee->str);
+    if (f->num_args != op->num_operands || f->num_results != op->num_results)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "@%s takes %d arguments and returns %d results, "
+                          "the call has %d operands and %d results",
+                          f->name, f->num_args, f->num_results,
+                          op->num_operands, op->num_results);
+    for (int32_t i = 0; i < f->num_results; i++)
+      if (!hlx_type_equal(f->result_types[i], op->results[i]->type))
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "result #%d's type differs from @%s's result", i,
+                            f->name);
+  }
+  for (int32_t r = 0; r < op->num_regions; r++) {
+    const hlx_region_t* reg = op->regions[r];
+    if (reg->num_blocks != 1)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "region #%d must have one block, has %d", r,
+                          reg->num_blocks);
+    hlx_status_t st = verify_block(m, reg->blocks[0], false, NULL);
+    if (st) {
+      char where[256];
+      return hlx_status_annotate(st, "in region #%d of %s", r,
+                                 hlx_op_where(op, where, sizeof where));
+    }
+  }
+  return NULL;
+}
+
+static hlx_status_t verify_block(const hlx_module_t* m, const hlx_block_t* b,
+                                 bool is_func_body, const hlx_func_t* f) {
+  if (b->num_ops == 0)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "block has no terminator");
+  for (int32_t i = 0; i < b->num_ops; i++) {
+    const hlx_op_t* op = b->ops[i];
+    bool is_term = op->code == HLX_OP_RETURN || op->code == HLX_OP_FUNC_RETURN;
+    if (is_term != (i == b->num_ops - 1))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          is_term ? "a terminator must end its block"
+                                  : "the block does not end with a return");
+    if (is_term && is_func_body) {
+      if (op->num_operands != f->num_results)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "returns %d values, @%s declares %d results",
+                            op->num_operands, f->name, f->num_results);
+      for (int32_t k = 0; k < f->num_results; k++)
+        if (!hlx_type_equal(op->operands[k]->type, f->result_types[k]))
+          return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                              "operand #%d's type differs from @%s's result "
+                              "#%d",
+                              k, f->name, k);
+    }
+    HLX_RETURN_IF_ERROR(verify_op(m, op));
+  }
+  return NULL;
+}
+
+hlx_status_t hlx_verify_module(const hlx_module_t* m) {
+  for (int32_t i = 0; i < m->num_funcs; i++) {
+    const hlx_func_t* f = m->funcs[i];
+    for (int32_t j = 0; j < i; j++)
+      if (strcmp(m->funcs[j]->name, f->name) == 0)
+        return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                               "function @%s is defined twice", f->name);
+    if (!f->body || f->body->num_blocks != 1)
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "function @%s must have a body of one block",
+                             f->name);
+    hlx_status_t st = verify_block(m, f->body->blocks[0], true, f);
+    if (st) return hlx_status_annotate(st, "in function @%s", f->name);
+  }
+  return NULL;
+}
