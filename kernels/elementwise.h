@@ -16,6 +16,10 @@
 
 #include "base/dtype.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hlx_unary_op_t {
 #define HLX_UNARY(id, name) HLX_UNARY_##id,
 #include "kernels/elementwise_ops.inc"
@@ -83,5 +87,9 @@ bool hlx_ref_convert(hlx_dtype_t from, const void* x, hlx_dtype_t to, void* y,
 bool hlx_ref_reduce_precision(hlx_dtype_t t, int32_t exponent_bits,
                               int32_t mantissa_bits, const void* x, void* y,
                               size_t n);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
 
 #endif /* HLX_KERNELS_ELEMENTWISE_H_ */
