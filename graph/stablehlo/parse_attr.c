@@ -1,0 +1,1461 @@
+/* Types, attributes and dense literals of the StableHLO text parser. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/float_formats.h"
+#include "graph/stablehlo/parser_internal.h"
+
+/* ---- Small constructors ---------------------------------------------------- */
+hlx_type_t* make_tensor_type(parser_t* p, hlx_dtype_t dt, hlx_quant_t* q,
+                             int32_t rank, const int64_t* dims) {
+  hlx_type_t* t = pa_alloc(p, sizeof(*t));
+  if (!t) return NULL;
+  t->kind = HLX_TYPE_TENSOR;
+  t->dtype = dt;
+  t->quant = q;
+  t->rank = rank;
+  if (rank > 0) {
+    t->dims = pa_alloc(p, sizeof(int64_t) * (size_t)rank);
+    if (!t->dims) return NULL;
+    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)rank);
+  }
+  return t;
+}
+
+hlx_type_t* make_scalar_type(parser_t* p, hlx_dtype_t dt) {
+  return make_tensor_type(p, dt, NULL, 0, NULL);
+}
+
+hlx_attr_t* make_i64_array(parser_t* p, const int64_t* v, int32_t n,
+                           hlx_dtype_t elem) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_I64_ARRAY;
+  a->count = n;
+  if (n > 0) {
+    a->ints = pa_alloc(p, sizeof(int64_t) * (size_t)n);
+    if (!a->ints) return NULL;
+    memcpy(a->ints, v, sizeof(int64_t) * (size_t)n);
+  }
+  if (elem != HLX_DTYPE_S64) {
+    a->type = make_scalar_type(p, elem);
+    if (!a->type) return NULL;
+  }
+  return a;
+}
+
+hlx_attr_t* make_int_attr(parser_t* p, int64_t v, hlx_dtype_t dt) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_INT;
+  a->i = v;
+  if (dt != HLX_DTYPE_INVALID) {
+    a->type = make_scalar_type(p, dt);
+    if (!a->type) return NULL;
+  }
+  return a;
+}
+
+hlx_attr_t* make_enum_attr(parser_t* p, const char* kind, tok_t value) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_ENUM;
+  a->str = kind;
+  a->enum_value = pa_strndup(p, value.p, value.n);
+  if (!a->enum_value) return NULL;
+  return a;
+}
+
+hlx_attr_t* make_string_attr(parser_t* p, const char* s, size_t n) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_STRING;
+  a->str = pa_strndup(p, s, n);
+  a->len = n;
+  if (!a->str) return NULL;
+  return a;
+}
+
+static hlx_attr_t* make_opaque(parser_t* p, const char* s, size_t n) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_OPAQUE;
+  a->str = pa_strndup(p, s, n);
+  a->len = n;
+  if (!a->str) return NULL;
+  return a;
+}
+
+bool add_attr(parser_t* p, hlx_named_attr_t** list, int32_t* n, int32_t* cap,
+              const char* name, hlx_attr_t* v) {
+  if (!v) return false;
+  hlx_named_attr_t na = {name, v};
+  return pa_push(p, (void**)list, n, cap, sizeof(na), &na);
+}
+
+const alias_t* find_alias(parser_t* p, const char* name, size_t len) {
+  for (int32_t i = p->naliases - 1; i >= 0; i--)
+    if (p->aliases[i].len == len && memcmp(p->aliases[i].name, name, len) == 0)
+      return &p->aliases[i];
+  return NULL;
+}
+
+/* ---- Strings ---------------------------------------------------------------- */
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool decode_string(parser_t* p, tok_t t, char** out, size_t* out_len) {
+  /* t.p[0] == '"' and t.p[n-1] == '"' */
+  const char* s = t.p + 1;
+  size_t n = t.n - 2;
+  char* buf = pa_alloc(p, n + 1);
+  if (!buf) return false;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c != '\\') {
+      buf[o++] = c;
+      continue;
+    }
+    if (i + 1 >= n) return perr_at(p, t.line, t.col, "bad escape in string");
+    char d = s[++i];
+    if (d == 'n') buf[o++] = '\n';
+    else if (d == 't') buf[o++] = '\t';
+    else if (d == '"' || d == '\\') buf[o++] = d;
+    else if (i + 1 < n && hexval(d) >= 0 && hexval(s[i + 1]) >= 0) {
+      buf[o++] = (char)(hexval(d) * 16 + hexval(s[i + 1]));
+      i++;
+    } else {
+      return perr_at(p, t.line, t.col, "bad escape '\\%c' in string", d);
+    }
+  }
+  buf[o] = 0;
+  *out = buf;
+  *out_len = o;
+  return true;
+}
+
+/* ---- Numbers ---------------------------------------------------------------- */
+/* Parses an integer token's text (optionally negative, decimal or 0x hex)
+ * into magnitude + sign. False on overflow of 64 bits. */
+static bool int_text(const char* s, size_t n, uint64_t* mag, bool* neg) {
+  *neg = false;
+  if (n > 0 && s[0] == '-') {
+    *neg = true;
+    s++;
+    n--;
+  }
+  uint64_t v = 0;
+  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    for (size_t i = 2; i < n; i++) {
+      int h = hexval(s[i]);
+      if (h < 0 || v > (UINT64_MAX >> 4)) return false;
+      v = (v << 4) | (uint64_t)h;
+    }
+  } else {
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      uint64_t d = (uint64_t)(s[i] - '0');
+      if (v > (UINT64_MAX - d) / 10) return false;
+      v = v * 10 + d;
+    }
+  }
+  *mag = v;
+  return true;
+}
+
+static bool is_hex_text(const char* s, size_t n) {
+  if (n > 0 && s[0] == '-') {
+    s++;
+    n--;
+  }
+  return n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+bool parse_int_literal(parser_t* p, int64_t* out) {
+  tok_t t = lx_next(&p->lx);
+  bool extra_neg = false;
+  if (tok_punct(t, "-")) {
+    extra_neg = true;
+    t = lx_next(&p->lx);
+  }
+  if (t.kind != TK_INT) return perr_tok(p, t, "integer");
+  uint64_t mag;
+  bool neg;
+  if (!int_text(t.p, t.n, &mag, &neg))
+    return perr_at(p, t.line, t.col, "integer literal out of range");
+  neg = neg != extra_neg;
+  if (neg) {
+    if (mag > (uint64_t)INT64_MAX + 1)
+      return perr_at(p, t.line, t.col, "integer literal out of range");
+    *out = (int64_t)(0 - mag);
+  } else {
+    if (mag > (uint64_t)INT64_MAX)
+      return perr_at(p, t.line, t.col, "integer literal out of range");
+    *out = (int64_t)mag;
+  }
+  return true;
+}
+
+static bool text_to_double(const char* s, size_t n, double* out) {
+  char buf[128];
+  if (n == 0 || n >= sizeof(buf)) return false;
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  char* endp = NULL;
+  errno = 0;
+  double d = strtod(buf, &endp);
+  if (endp != buf + n) return false;
+  *out = d;
+  return true;
+}
+
+static bool text_to_float(const char* s, size_t n, float* out) {
+  char buf[128];
+  if (n == 0 || n >= sizeof(buf)) return false;
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  char* endp = NULL;
+  float f = strtof(buf, &endp);
+  if (endp != buf + n) return false;
+  *out = f;
+  return true;
+}
+
+bool parse_float_literal(parser_t* p, double* out) {
+  tok_t t = lx_next(&p->lx);
+  bool neg = false;
+  if (tok_punct(t, "-")) {
+    neg = true;
+    t = lx_next(&p->lx);
+  }
+  if (t.kind == TK_BARE && (tok_is(t, "inf") || tok_is(t, "nan"))) {
+    *out = tok_is(t, "inf") ? INFINITY : NAN;
+  } else if ((t.kind == TK_INT && !is_hex_text(t.p, t.n)) ||
+             t.kind == TK_FLOAT) {
+    if (!text_to_double(t.p, t.n, out)) return perr_tok(p, t, "number");
+  } else {
+    return perr_tok(p, t, "floating-point number");
+  }
+  if (neg) *out = -*out;
+  return true;
+}
+
+bool parse_i64_list(parser_t* p, int64_t** out, int32_t* n) {
+  if (!expect_punct(p, "[", "'['")) return false;
+  int64_t* v = NULL;
+  int32_t cnt = 0, cap = 0;
+  if (!accept_punct(p, "]")) {
+    for (;;) {
+      int64_t x;
+      if (!parse_int_literal(p, &x)) return false;
+      if (!pa_push(p, (void**)&v, &cnt, &cap, sizeof(int64_t), &x))
+        return false;
+      if (accept_punct(p, ",")) continue;
+      if (!expect_punct(p, "]", "',' or ']'")) return false;
+      break;
+    }
+  }
+  *out = v;
+  *n = cnt;
+  return true;
+}
+
+/* ---- Types -------------------------------------------------------------------- */
+static bool parse_quant(parser_t* p, hlx_quant_t** out);
+
+/* Element type: a bare dtype name, complex<..>, or !quant.uniform<..>. */
+static bool parse_elem_type(parser_t* p, hlx_dtype_t* dt, hlx_quant_t** q) {
+  *q = NULL;
+  tok_t t = lx_peek(&p->lx);
+  if (t.kind == TK_BANG && tok_is(t, "!quant.uniform")) {
+    lx_next(&p->lx);
+    if (!parse_quant(p, q)) return false;
+    *dt = (*q)->storage;
+    return true;
+  }
+  if (t.kind == TK_BANG) {
+    const alias_t* al = find_alias(p, t.p, t.n);
+    if (al && al->type && al->type->kind == HLX_TYPE_TENSOR &&
+        al->type->rank == 0) {
+      lx_next(&p->lx);
+      *dt = al->type->dtype;
+      *q = al->type->quant;
+      return true;
+    }
+  }
+  if (t.kind != TK_BARE) return perr_tok(p, t, "element type");
+  lx_next(&p->lx);
+  if (tok_is(t, "complex")) {
+    if (!expect_punct(p, "<", "'<'")) return false;
+    tok_t e = lx_next(&p->lx);
+    hlx_dtype_t part = e.kind == TK_BARE ? hlx_dtype_from_name(e.p, e.n)
+                                         : HLX_DTYPE_INVALID;
+    if (part == HLX_DTYPE_F32) *dt = HLX_DTYPE_C64;
+    else if (part == HLX_DTYPE_F64) *dt = HLX_DTYPE_C128;
+    else return perr_unsupported(p, e, "complex element type");
+    return expect_punct(p, ">", "'>'");
+  }
+  hlx_dtype_t d = hlx_dtype_from_name(t.p, t.n);
+  if (d == HLX_DTYPE_INVALID || hlx_dtype_is_complex(d))
+    return perr_unsupported(p, t, "element type");
+  *dt = d;
+  return true;
+}
+
+static bool parse_quant(parser_t* p, hlx_quant_t** out) {
+  hlx_quant_t* q = pa_alloc(p, sizeof(*q));
+  if (!q) return false;
+  q->quantized_dimension = -1;
+  if (!expect_punct(p, "<", "'<'")) return false;
+  tok_t st = lx_next(&p->lx);
+  hlx_dtype_t sd = HLX_DTYPE_INVALID;
+  if (st.kind == TK_BARE) {
+    if (st.n >= 2 && st.p[0] == 'u' && st.p[1] != 'i') {
+      char buf[16];
+      if (st.n + 1 < sizeof(buf)) {
+        buf[0] = 'u';
+        buf[1] = 'i';
+        memcpy(buf + 2, st.p + 1, st.n - 1);
+        sd = hlx_dtype_from_name(buf, st.n + 1);
+      }
+    } else {
+      sd = hlx_dtype_from_name(st.p, st.n);
+    }
+  }
+  if (!hlx_dtype_is_int(sd)) return perr_unsupported(p, st, "quantized storage type");
+  q->storage = sd;
+  if (accept_punct(p, "<")) {
+    q->has_storage_range = true;
+    if (!parse_int_literal(p, &q->storage_min)) return false;
+    if (!expect_punct(p, ":", "':'")) return false;
+    if (!parse_int_literal(p, &q->storage_max)) return false;
+    if (!expect_punct(p, ">", "'>'")) return false;
+  }
+  if (!expect_punct(p, ":", "':'")) return false;
+  tok_t et = lx_next(&p->lx);
+  hlx_dtype_t ed =
+      et.kind == TK_BARE ? hlx_dtype_from_name(et.p, et.n) : HLX_DTYPE_INVALID;
+  if (!hlx_dtype_is_float(ed))
+    return perr_unsupported(p, et, "quantized expressed type");
+  q->expressed = ed;
+  if (accept_punct(p, ":")) {
+    int64_t axis;
+    if (!parse_int_literal(p, &axis)) return false;
+    if (axis < 0 || axis > HLX_MAX_RANK)
+      return perr_at(p, et.line, et.col, "bad quantized dimension");
+    q->quantized_dimension = (int32_t)axis;
+  }
+  if (!expect_punct(p, ",", "','")) return false;
+  bool per_axis = accept_punct(p, "{");
+  int32_t cap_s = 0, cap_z = 0, nz = 0;
+  for (;;) {
+    double scale;
+    int64_t zp = 0;
+    if (!parse_float_literal(p, &scale)) return false;
+    if (accept_punct(p, ":") && !parse_int_literal(p, &zp)) return false;
+    if (!pa_push(p, (void**)&q->scales, &q->num_scales, &cap_s, sizeof(double),
+                 &scale) ||
+        !pa_push(p, (void**)&q->zero_points, &nz, &cap_z, sizeof(int64_t), &zp))
+      return false;
+    if (per_axis && accept_punct(p, ",")) continue;
+    break;
+  }
+  if (per_axis && !expect_punct(p, "}", "'}'")) return false;
+  if (!per_axis && q->quantized_dimension >= 0)
+    return perr_at(p, st.line, st.col, "per-axis quantization needs {scales}");
+  if (!expect_punct(p, ">", "'>'")) return false;
+  *out = q;
+  return true;
+}
+
+static bool parse_bounds_encoding(parser_t* p, hlx_type_t* t) {
+  tok_t e = lx_next(&p->lx);
+  bool ext = tok_is(e, "#stablehlo.type_extensions");
+  if (e.kind != TK_HASH || (!tok_is(e, "#stablehlo.bounds") && !ext))
+    return perr_unsupported(p, e, "tensor encoding");
+  if (!expect_punct(p, "<", "'<'")) return false;
+  if (ext) {
+    tok_t k = lx_next(&p->lx);
+    if (!tok_is(k, "bounds")) return perr_tok(p, k, "'bounds'");
+    if (!expect_punct(p, "=", "'='")) return false;
+    if (!expect_punct(p, "[", "'['")) return false;
+  }
+  t->bounds = pa_alloc(p, sizeof(int64_t) * (size_t)(t->rank > 0 ? t->rank : 1));
+  if (!t->bounds) return false;
+  for (int32_t i = 0; i < t->rank; i++) {
+    if (i > 0 && !expect_punct(p, ",", "','")) return false;
+    if (accept_punct(p, "?")) {
+      t->bounds[i] = HLX_DYNAMIC_DIM;
+    } else if (!parse_int_literal(p, &t->bounds[i])) {
+      return false;
+    }
+  }
+  if (ext && !expect_punct(p, "]", "']'")) return false;
+  return expect_punct(p, ">", "'>'");
+}
+
+hlx_type_t* parse_type(parser_t* p) {
+  if (p->err) return NULL;
+  tok_t t = lx_peek(&p->lx);
+  if (t.kind == TK_BANG) {
+    lx_next(&p->lx);
+    if (tok_is(t, "!stablehlo.token")) {
+      hlx_type_t* ty = pa_alloc(p, sizeof(*ty));
+      if (ty) ty->kind = HLX_TYPE_TOKEN;
+      return ty;
+    }
+    const alias_t* al = find_alias(p, t.p, t.n);
+    if (al && al->type) return al->type;
+    perr_unsupported(p, t, "type");
+    return NULL;
+  }
+  if (t.kind != TK_BARE) {
+    perr_tok(p, t, "type");
+    return NULL;
+  }
+  if (tok_is(t, "tuple")) {
+    lx_next(&p->lx);
+    if (!expect_punct(p, "<", "'<'")) return NULL;
+    if (++p->depth > HLX_PARSE_MAX_DEPTH) {
+      perr_at(p, t.line, t.col, "unsupported: nesting deeper than %d",
+              HLX_PARSE_MAX_DEPTH);
+      return NULL;
+    }
+    hlx_type_t* ty = pa_alloc(p, sizeof(*ty));
+    if (!ty) return NULL;
+    ty->kind = HLX_TYPE_TUPLE;
+    int32_t cap = 0;
+    if (!accept_punct(p, ">")) {
+      for (;;) {
+        hlx_type_t* e = parse_type(p);
+        if (!e) return NULL;
+        if (!pa_push(p, (void**)&ty->elems, &ty->num_elems, &cap,
+                     sizeof(hlx_type_t*), &e))
+          return NULL;
+        if (accept_punct(p, ",")) continue;
+        if (!expect_punct(p, ">", "',' or '>'")) return NULL;
+        break;
+      }
+    }
+    p->depth--;
+    return ty;
+  }
+  if (!tok_is(t, "tensor")) {
+    perr_unsupported(p, t, "type (only tensor, tuple and !stablehlo.token)");
+    return NULL;
+  }
+  lx_next(&p->lx);
+  if (!expect_punct(p, "<", "'<'")) return NULL;
+  int64_t dims[HLX_MAX_RANK];
+  int32_t rank = 0;
+  for (;;) {
+    lx_skip_ws(&p->lx);
+    int c = lx_char(&p->lx);
+    int line = p->lx.s.line, col = lx_col(&p->lx);
+    int64_t d;
+    if (c == '?') {
+      lx_advance(&p->lx, 1);
+      d = HLX_DYNAMIC_DIM;
+    } else if (c >= '0' && c <= '9') {
+      uint64_t v = 0;
+      while ((c = lx_char(&p->lx)) >= '0' && c <= '9') {
+        if (v > (uint64_t)(INT64_MAX - 9) / 10) {
+          perr_at(p, line, col, "dimension too large");
+          return NULL;
+        }
+        v = v * 10 + (uint64_t)(c - '0');
+        lx_advance(&p->lx, 1);
+      }
+      d = (int64_t)v;
+    } else if (c == '*') {
+      perr_at(p, line, col, "unsupported: unranked tensor");
+      return NULL;
+    } else {
+      break;
+    }
+    if (lx_char(&p->lx) != 'x') {
+      perr_at(p, p->lx.s.line, lx_col(&p->lx), "expected 'x' after dimension");
+      return NULL;
+    }
+    lx_advance(&p->lx, 1);
+    if (rank >= HLX_MAX_RANK) {
+      perr_at(p, line, col, "unsupported: rank above %d", HLX_MAX_RANK);
+      return NULL;
+    }
+    dims[rank++] = d;
+  }
+  hlx_dtype_t dt = HLX_DTYPE_INVALID;
+  hlx_quant_t* q;
+  if (!parse_elem_type(p, &dt, &q)) return NULL;
+  hlx_type_t* ty = make_tensor_type(p, dt, q, rank, dims);
+  if (!ty) return NULL;
+  if (accept_punct(p, ",") && !parse_bounds_encoding(p, ty)) return NULL;
+  if (!expect_punct(p, ">", "'>'")) return NULL;
+  return ty;
+}
+
+/* ---- Dense literals -------------------------------------------------------- */
+static bool push_lit(parser_t* p, tok_t t, bool neg) {
+  if (p->nlits == p->caplits) {
+    size_t nc = p->caplits ? p->caplits * 2 : 256;
+    lit_t* nl = realloc(p->lits, nc * sizeof(lit_t));
+    if (!nl) {
+      if (!p->err) p->err = hlx_status_oom();
+      return false;
+    }
+    p->lits = nl;
+    p->caplits = nc;
+  }
+  lit_t* l = &p->lits[p->nlits++];
+  l->p = t.p;
+  l->n = (uint32_t)t.n;
+  l->kind = (uint8_t)t.kind;
+  l->neg = neg;
+  l->line = t.line;
+  l->col = t.col;
+  return true;
+}
+
+static bool parse_scalar_lit(parser_t* p) {
+  tok_t t = lx_next(&p->lx);
+  bool neg = false;
+  if (tok_punct(t, "-")) {
+    neg = true;
+    t = lx_next(&p->lx);
+  }
+  if (t.kind == TK_INT || t.kind == TK_FLOAT ||
+      (t.kind == TK_BARE && (tok_is(t, "true") || tok_is(t, "false") ||
+                             tok_is(t, "inf") || tok_is(t, "nan"))))
+    return push_lit(p, t, neg);
+  return perr_tok(p, t, "literal");
+}
+
+/* One element: a scalar or (re, im). Pushes 1 or 2 literals. */
+static bool parse_dense_elem(parser_t* p, int* complex_flag) {
+  if (accept_punct(p, "(")) {
+    if (*complex_flag == 0) *complex_flag = 1;
+    if (*complex_flag != 1) return perr_tok(p, lx_peek(&p->lx), "scalar");
+    if (!parse_scalar_lit(p) || !expect_punct(p, ",", "','") ||
+        !parse_scalar_lit(p) || !expect_punct(p, ")", "')'"))
+      return false;
+    return true;
+  }
+  if (*complex_flag == 0) *complex_flag = 2;
+  if (*complex_flag != 2) return perr_tok(p, lx_peek(&p->lx), "'('");
+  return parse_scalar_lit(p);
+}
+
+static bool parse_dense_list(parser_t* p, int* complex_flag, int depth) {
+  if (depth > HLX_MAX_RANK + 1) {
+    tok_t t = lx_peek(&p->lx);
+    return perr_at(p, t.line, t.col, "dense literal nested too deeply");
+  }
+  if (accept_punct(p, "]")) return true;
+  for (;;) {
+    if (accept_punct(p, "[")) {
+      if (!parse_dense_list(p, complex_flag, depth + 1)) return false;
+    } else if (!parse_dense_elem(p, complex_flag)) {
+      return false;
+    }
+    if (accept_punct(p, ",")) continue;
+    return expect_punct(p, "]", "',' or ']'");
+  }
+}
+
+/* Converts one literal (or the pair at lits[i], lits[i+1] for complex) of
+ * dtype dt to its storage bytes at dst. */
+static bool lit_to_float(parser_t* p, const lit_t* l, hlx_dtype_t dt,
+                         double* d, uint64_t* bits, bool* is_bits) {
+  *is_bits = false;
+  if (l->kind == TK_BARE) {
+    if (l->n == 3 && memcmp(l->p, "inf", 3) == 0) *d = INFINITY;
+    else if (l->n == 3 && memcmp(l->p, "nan", 3) == 0) *d = NAN;
+    else return perr_at(p, l->line, l->col, "expected a float literal");
+    if (l->neg) *d = -*d;
+    return true;
+  }
+  if (l->kind == TK_INT && is_hex_text(l->p, l->n)) {
+    uint64_t mag;
+    bool neg;
+    if (!int_text(l->p, l->n, &mag, &neg) || neg || l->neg)
+      return perr_at(p, l->line, l->col, "bad hexadecimal float literal");
+    int bits_n = hlx_dtype_bits(dt);
+    if (bits_n < 64 && (mag >> bits_n) != 0)
+      return perr_at(p, l->line, l->col,
+                     "hexadecimal float literal wider than %d bits", bits_n);
+    *bits = mag;
+    *is_bits = true;
+    return true;
+  }
+  if (dt == HLX_DTYPE_F32) {
+    float f;
+    if (!text_to_float(l->p, l->n, &f))
+      return perr_at(p, l->line, l->col, "bad float literal");
+    *d = l->neg ? -(double)f : (double)f;
+    return true;
+  }
+  if (!text_to_double(l->p, l->n, d))
+    return perr_at(p, l->line, l->col, "bad float literal");
+  if (l->neg) *d = -*d;
+  return true;
+}
+
+static bool store_float(parser_t* p, const lit_t* l, hlx_dtype_t dt,
+                        uint8_t* dst) {
+  double d = 0;
+  uint64_t bits = 0;
+  bool is_bits;
+  if (!lit_to_float(p, l, dt, &d, &bits, &is_bits)) return false;
+  size_t sz = hlx_dtype_size(dt);
+  if (is_bits) {
+    for (size_t i = 0; i < sz; i++) dst[i] = (uint8_t)(bits >> (8 * i));
+    return true;
+  }
+  if (dt == HLX_DTYPE_F64) {
+    memcpy(dst, &d, 8);
+  } else if (dt == HLX_DTYPE_F32) {
+    float f = (float)d;
+    memcpy(dst, &f, 4);
+  } else if (dt == HLX_DTYPE_F16) {
+    uint16_t h = hlx_f64_to_f16(d);
+    memcpy(dst, &h, 2);
+  } else if (dt == HLX_DTYPE_BF16) {
+    uint16_t h = hlx_f64_to_bf16(d);
+    memcpy(dst, &h, 2);
+  } else {
+    dst[0] = (uint8_t)hlx_f64_to_small_float(dt, d);
+  }
+  return true;
+}
+
+static bool store_int(parser_t* p, const lit_t* l, hlx_dtype_t dt,
+                      uint8_t* dst) {
+  uint64_t mag = 0;
+  bool neg = false;
+  if (l->kind == TK_BARE) {
+    if (l->n == 4 && memcmp(l->p, "true", 4) == 0) mag = 1;
+    else if (l->n == 5 && memcmp(l->p, "false", 5) == 0) mag = 0;
+    else return perr_at(p, l->line, l->col, "expected an integer literal");
+  } else if (l->kind != TK_INT) {
+    return perr_at(p, l->line, l->col, "expected an integer literal");
+  } else if (!int_text(l->p, l->n, &mag, &neg)) {
+    return perr_at(p, l->line, l->col, "integer literal out of range");
+  }
+  if (l->neg) neg = !neg;
+  int bits = hlx_dtype_bits(dt);
+  uint64_t v;
+  if (dt == HLX_DTYPE_PRED) {
+    if (neg || mag > 1)
+      return perr_at(p, l->line, l->col, "i1 literal must be 0/1/true/false");
+    dst[0] = (uint8_t)mag;
+    return true;
+  }
+  if (hlx_dtype_is_signed_int(dt)) {
+    uint64_t maxpos = (bits == 64) ? (uint64_t)INT64_MAX
+                                   : (((uint64_t)1 << (bits - 1)) - 1);
+    if (neg ? mag > maxpos + 1 : mag > maxpos) {
+      /* Accept the unsigned spelling of a bit pattern (e.g. 0xFF : i8). */
+      uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+      if (neg || mag > umax)
+        return perr_at(p, l->line, l->col, "integer literal out of range for %s",
+                       hlx_dtype_name(dt));
+    }
+    v = neg ? (uint64_t)0 - mag : mag;
+    if (bits < 64) {
+      /* sign-extend from bits */
+      uint64_t m = (uint64_t)1 << (bits - 1);
+      v &= ((uint64_t)1 << bits) - 1;
+      v = (v ^ m) - m;
+    }
+  } else {
+    uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+    if (neg) {
+      if (bits < 64 && mag > ((uint64_t)1 << (bits - 1)))
+        return perr_at(p, l->line, l->col, "integer literal out of range for %s",
+                       hlx_dtype_name(dt));
+      v = ((uint64_t)0 - mag) & umax;
+    } else {
+      if (mag > umax)
+        return perr_at(p, l->line, l->col, "integer literal out of range for %s",
+                       hlx_dtype_name(dt));
+      v = mag;
+    }
+  }
+  size_t sz = hlx_dtype_size(dt);
+  for (size_t i = 0; i < sz; i++) dst[i] = (uint8_t)(v >> (8 * i));
+  return true;
+}
+
+static void normalize_elem(hlx_dtype_t dt, uint8_t* e) {
+  int bits = hlx_dtype_bits(dt);
+  if (dt == HLX_DTYPE_PRED) {
+    e[0] = e[0] ? 1 : 0;
+  } else if (hlx_dtype_size(dt) == 1 && bits < 8) {
+    uint8_t mask = (uint8_t)((1u << bits) - 1);
+    uint8_t v = e[0] & mask;
+    if (hlx_dtype_is_signed_int(dt) && (v & (1u << (bits - 1)))) v |= (uint8_t)~mask;
+    e[0] = v;
+  }
+}
+
+hlx_attr_t* parse_dense_after_kw(parser_t* p, tok_t kw) {
+  if (!expect_punct(p, "<", "'<'")) return NULL;
+  p->nlits = 0;
+  int complex_flag = 0;
+  bool is_list = false;
+  tok_t blob = {0};
+  bool has_blob = false;
+  tok_t t = lx_peek(&p->lx);
+  if (t.kind == TK_STRING) {
+    lx_next(&p->lx);
+    blob = t;
+    has_blob = true;
+  } else if (tok_punct(t, ">")) {
+    /* empty */
+  } else if (tok_punct(t, "[")) {
+    lx_next(&p->lx);
+    is_list = true;
+    if (!parse_dense_list(p, &complex_flag, 1)) return NULL;
+  } else if (!parse_dense_elem(p, &complex_flag)) {
+    return NULL;
+  }
+  if (!expect_punct(p, ">", "'>'")) return NULL;
+  if (!expect_punct(p, ":", "':' and a type after dense<...>")) return NULL;
+  tok_t tt = lx_peek(&p->lx);
+  hlx_type_t* ty = parse_type(p);
+  if (!ty) return NULL;
+  if (ty->kind != HLX_TYPE_TENSOR) {
+    perr_unsupported(p, tt, "dense attribute of non-tensor type");
+    return NULL;
+  }
+  int64_t n = hlx_type_num_elements(ty);
+  if (n < 0) {
+    perr_unsupported(p, tt, "dense attribute of dynamic shape");
+    return NULL;
+  }
+  hlx_dtype_t dt = ty->dtype;
+  size_t esz = hlx_dtype_size(dt);
+  if ((uint64_t)n > HLX_DENSE_MAX_BYTES / esz) {
+    perr_at(p, kw.line, kw.col,
+            "unsupported: dense attribute of %lld elements exceeds 1 GiB",
+            (long long)n);
+    return NULL;
+  }
+  size_t bytes = (size_t)n * esz;
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_DENSE;
+  a->type = ty;
+  a->dense_bytes = bytes;
+  uint8_t* data = pa_alloc(p, bytes ? bytes : 1);
+  if (!data) return NULL;
+  a->dense = data;
+  if (has_blob) {
+    const char* s = blob.p + 1;
+    size_t sn = blob.n - 2;
+    if (sn < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (sn % 2) != 0) {
+      perr_unsupported(p, blob, "dense string literal (expected a hex blob)");
+      return NULL;
+    }
+    size_t nb = (sn - 2) / 2;
+    if (nb != bytes && !(nb == esz && n > 0)) {
+      perr_at(p, blob.line, blob.col,
+              "hex blob has %zu bytes, type %s needs %zu (or %zu for a splat)",
+              nb, "of this shape", bytes, esz);
+      return NULL;
+    }
+    uint8_t* dst = data;
+    for (size_t i = 0; i < nb; i++) {
+      int hi = hexval(s[2 + 2 * i]), lo = hexval(s[3 + 2 * i]);
+      if (hi < 0 || lo < 0) {
+        perr_at(p, blob.line, blob.col, "bad hex digit in blob");
+        return NULL;
+      }
+      dst[i] = (uint8_t)(hi * 16 + lo);
+    }
+    for (size_t i = 0; i < nb; i += esz) normalize_elem(dt, dst + i);
+    if (nb != bytes)
+      for (int64_t i = 1; i < n; i++) memcpy(dst + (size_t)i * esz, dst, esz);
+    return a;
+  }
+  bool cplx = hlx_dtype_is_complex(dt);
+  if (p->nlits > 0 && cplx != (complex_flag == 1)) {
+    perr_at(p, kw.line, kw.col, cplx ? "expected (re, im) literals for %s"
+                                     : "unexpected complex literal for %s",
+            hlx_dtype_name(dt));
+    return NULL;
+  }
+  size_t per = cplx ? 2 : 1;
+  size_t count = p->nlits / per;
+  if (!(count == (size_t)n || (count == 1 && (!is_list || n == 1)) ||
+        (count == 1 && is_list && n > 0 && ty->rank == 0))) {
+    if (count == 1 && is_list) {
+      /* [x] for a shape of n>1 elements: MLIR rejects it; so do we. */
+    }
+    perr_at(p, kw.line, kw.col,
+            "dense literal has %zu elements, type needs %lld", count,
+            (long long)n);
+    return NULL;
+  }
+  if (n == 0) return a;
+  hlx_dtype_t part = cplx ? hlx_dtype_complex_part(dt) : dt;
+  size_t psz = hlx_dtype_size(part);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t k = 0; k < per; k++) {
+      const lit_t* l = &p->lits[i * per + k];
+      uint8_t* dst = data + i * esz + k * psz;
+      bool ok = hlx_dtype_is_float(part) ? store_float(p, l, part, dst)
+                                         : store_int(p, l, part, dst);
+      if (!ok) return NULL;
+    }
+  }
+  if (count == 1 && n > 1)
+    for (int64_t i = 1; i < n; i++) memcpy(data + (size_t)i * esz, data, esz);
+  return a;
+}
+
+/* ---- Conv dimension numbers ------------------------------------------------ */
+static hlx_attr_t* int_field(parser_t* p, int64_t v) {
+  return make_int_attr(p, v, HLX_DTYPE_INVALID);
+}
+
+/* One bracketed layout: [b, 0, 1, f]; letters are the two non-spatial
+ * labels expected ("bf", "io", "bf"). Writes the position of each label. */
+static bool parse_conv_layout(parser_t* p, const char* labels, int64_t* l0,
+                              int64_t* l1, int64_t* spatial, int32_t* nsp) {
+  if (!expect_punct(p, "[", "'['")) return false;
+  *l0 = *l1 = -1;
+  int32_t pos = 0;
+  int64_t sp_pos[HLX_MAX_RANK];
+  bool seen[HLX_MAX_RANK] = {false};
+  int32_t maxsp = -1;
+  for (;;) {
+    tok_t t = lx_next(&p->lx);
+    if (pos >= HLX_MAX_RANK) return perr_at(p, t.line, t.col, "conv layout too long");
+    if (t.kind == TK_BARE && t.n == 1 && (t.p[0] == labels[0] || t.p[0] == labels[1])) {
+      int64_t* slot = t.p[0] == labels[0] ? l0 : l1;
+      if (*slot >= 0) return perr_at(p, t.line, t.col, "duplicate '%c' in conv layout", t.p[0]);
+      *slot = pos;
+    } else if (t.kind == TK_INT) {
+      uint64_t mag;
+      bool neg;
+      if (!int_text(t.p, t.n, &mag, &neg) || neg || mag >= HLX_MAX_RANK || seen[mag])
+        return perr_at(p, t.line, t.col, "bad spatial dimension in conv layout");
+      seen[mag] = true;
+      sp_pos[mag] = pos;
+      if ((int32_t)mag > maxsp) maxsp = (int32_t)mag;
+    } else {
+      return perr_tok(p, t, "conv layout label");
+    }
+    pos++;
+    if (accept_punct(p, ",")) continue;
+    if (!expect_punct(p, "]", "',' or ']'")) return false;
+    break;
+  }
+  for (int32_t i = 0; i <= maxsp; i++)
+    if (!seen[i]) {
+      tok_t t = lx_peek(&p->lx);
+      return perr_at(p, t.line, t.col, "conv layout misses spatial dimension %d", i);
+    }
+  if (*l0 < 0 || *l1 < 0) {
+    tok_t t = lx_peek(&p->lx);
+    return perr_at(p, t.line, t.col, "conv layout needs '%c' and '%c'", labels[0], labels[1]);
+  }
+  *nsp = maxsp + 1;
+  memcpy(spatial, sp_pos, sizeof(int64_t) * (size_t)(*nsp));
+  return true;
+}
+
+hlx_attr_t* parse_conv_dims_body(parser_t* p) {
+  int64_t in_b, in_f, k_i, k_o, out_b, out_f;
+  int64_t in_sp[HLX_MAX_RANK], k_sp[HLX_MAX_RANK], out_sp[HLX_MAX_RANK];
+  int32_t n_in, n_k, n_out;
+  if (!parse_conv_layout(p, "bf", &in_b, &in_f, in_sp, &n_in)) return NULL;
+  tok_t x = lx_next(&p->lx);
+  if (!(x.kind == TK_BARE && tok_is(x, "x"))) {
+    perr_tok(p, x, "'x'");
+    return NULL;
+  }
+  if (!parse_conv_layout(p, "io", &k_i, &k_o, k_sp, &n_k)) return NULL;
+  if (!expect_punct(p, "->", "'->'")) return NULL;
+  if (!parse_conv_layout(p, "bf", &out_b, &out_f, out_sp, &n_out)) return NULL;
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_STRUCT;
+  a->str = "stablehlo.conv";
+  int32_t cap = 0;
+  bool ok = add_attr(p, &a->dict, &a->count, &cap, "input_batch_dimension", int_field(p, in_b)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "input_feature_dimension", int_field(p, in_f)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "input_spatial_dimensions",
+                     make_i64_array(p, in_sp, n_in, HLX_DTYPE_S64)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "kernel_input_feature_dimension", int_field(p, k_i)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "kernel_output_feature_dimension", int_field(p, k_o)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "kernel_spatial_dimensions",
+                     make_i64_array(p, k_sp, n_k, HLX_DTYPE_S64)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "output_batch_dimension", int_field(p, out_b)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "output_feature_dimension", int_field(p, out_f)) &&
+            add_attr(p, &a->dict, &a->count, &cap, "output_spatial_dimensions",
+                     make_i64_array(p, out_sp, n_out, HLX_DTYPE_S64));
+  return ok ? a : NULL;
+}
+
+/* ---- Attributes ------------------------------------------------------------ */
+/* Skips a balanced <...>, (...), [...] or {...} group starting at the
+ * current token (which must be the opener). */
+static bool skip_balanced(parser_t* p) {
+  int depth = 0;
+  tok_t first = lx_peek(&p->lx);
+  for (;;) {
+    tok_t t = lx_next(&p->lx);
+    if (t.kind == TK_EOF || t.kind == TK_ERROR)
+      return perr_at(p, first.line, first.col, "unbalanced brackets");
+    if (t.kind == TK_PUNCT) {
+      char c = t.p[0];
+      if (t.n == 1 && (c == '<' || c == '(' || c == '[' || c == '{')) depth++;
+      else if (t.n == 1 && (c == '>' || c == ')' || c == ']' || c == '}')) depth--;
+    }
+    if (depth <= 0) return true;
+  }
+}
+
+static hlx_attr_t* opaque_from(parser_t* p, const char* start) {
+  const char* end = p->lx.s.p;
+  return make_opaque(p, start, (size_t)(end - start));
+}
+
+void skip_loc(parser_t* p) {
+  tok_t t = lx_peek(&p->lx);
+  if (t.kind == TK_BARE && tok_is(t, "loc")) {
+    lx_next(&p->lx);
+    if (peek_punct(p, "(")) (void)skip_balanced(p);
+  }
+}
+
+hlx_attr_t* parse_struct_fields(parser_t* p, const char* name) {
+  hlx_attr_t* a = pa_alloc(p, sizeof(*a));
+  if (!a) return NULL;
+  a->kind = HLX_ATTR_STRUCT;
+  a->str = name;
+  int32_t cap = 0;
+  if (!expect_punct(p, "<", "'<'")) return NULL;
+  if (accept_punct(p, ">")) return a;
+  for (;;) {
+    tok_t k = lx_next(&p->lx);
+    if (k.kind != TK_BARE) {
+      perr_tok(p, k, "field name");
+      return NULL;
+    }
+    if (!expect_punct(p, "=", "'='")) return NULL;
+    hlx_attr_t* v = parse_attr(p, true);
+    if (!v) return NULL;
+    char* kn = pa_strndup(p, k.p, k.n);
+    if (!kn || !add_attr(p, &a->dict, &a->count, &cap, kn, v)) return NULL;
+    if (accept_punct(p, ",")) continue;
+    if (!expect_punct(p, ">", "',' or '>'")) return NULL;
+    return a;
+  }
+}
+
+/* #dialect.name<key = value, ...>; tentative: on failure returns NULL with
+ * the error state restored so the caller can fall back to OPAQUE. */
+static hlx_attr_t* try_parse_struct(parser_t* p, tok_t name) {
+  lex_state_t save = lx_save(&p->lx);
+  char* sname = pa_strndup(p, name.p + 1, name.n - 1);
+  if (!sname) return NULL;
+  hlx_attr_t* a = NULL;
+  if (tok_is(name, "#stablehlo.conv")) {
+    lx_next(&p->lx); /* < */
+    tok_t t = lx_peek(&p->lx);
+    if (tok_punct(t, "[")) {
+      a = parse_conv_dims_body(p);
+      if (a && !expect_punct(p, ">", "'>'")) a = NULL;
+    } else if (t.kind == TK_BARE && tok_is(t, "raw")) {
+      lex_state_t s2 = lx_save(&p->lx);
+      lx_next(&p->lx);
+      /* re-enter as `<fields>` by pretending the '<' is here */
+      (void)s2;
+      a = pa_alloc(p, sizeof(*a));
+      if (a) {
+        a->kind = HLX_ATTR_STRUCT;
+        a->str = sname;
+        int32_t cap = 0;
+        for (;;) {
+          tok_t k = lx_next(&p->lx);
+          hlx_attr_t* v = NULL;
+          char* kn = NULL;
+          if (k.kind != TK_BARE || !expect_punct(p, "=", "'='") ||
+              !(v = parse_attr(p, true)) || !(kn = pa_strndup(p, k.p, k.n)) ||
+              !add_attr(p, &a->dict, &a->count, &cap, kn, v)) {
+            if (!p->err) perr_tok(p, k, "field");
+            a = NULL;
+            break;
+          }
+          if (accept_punct(p, ",")) continue;
+          if (!expect_punct(p, ">", "',' or '>'")) a = NULL;
+          break;
+        }
+      }
+    } else {
+      a = parse_struct_fields(p, sname);
+    }
+  } else {
+    a = parse_struct_fields(p, sname);
+  }
+  if (a && !p->err) return a;
+  if (p->err && hlx_status_code(p->err) != HLX_STATUS_RESOURCE_EXHAUSTED) {
+    hlx_status_free(p->err);
+    p->err = NULL;
+  }
+  lx_restore(&p->lx, save);
+  return NULL;
+}
+
+static hlx_attr_t* parse_hash_attr(parser_t* p, bool in_struct) {
+  (void)in_struct;
+  const char* start = p->lx.s.p;
+  lx_skip_ws(&p->lx);
+  start = p->lx.s.p;
+  tok_t t = lx_next(&p->lx);
+  const alias_t* al = find_alias(p, t.p, t.n);
+  if (al && al->attr && !peek_punct(p, "<")) return al->attr;
+  bool dotted = memchr(t.p, '.', t.n) != NULL;
+  if (!peek_punct(p, "<")) {
+    /* Unknown alias or bare #name: keep verbatim. */
+    return opaque_from(p, start);
+  }
+  if (!dotted) {
+    /* #stablehlo<kind VALUE> */
+    lex_state_t save = lx_save(&p->lx);
+    lx_next(&p->lx); /* < */
+    tok_t kind = lx_next(&p->lx);
+    tok_t val = lx_next(&p->lx);
+    tok_t close = lx_next(&p->lx);
+    if (kind.kind == TK_BARE && val.kind == TK_BARE && tok_punct(close, ">")) {
+      char* k;
+      if (tok_is(t, "#stablehlo")) {
+        k = pa_strndup(p, kind.p, kind.n);
+      } else {
+        size_t dn = t.n - 1;
+        k = pa_alloc(p, dn + 1 + kind.n + 1);
+        if (k) {
+          memcpy(k, t.p + 1, dn);
+          k[dn] = '.';
+          memcpy(k + dn + 1, kind.p, kind.n);
+          k[dn + 1 + kind.n] = 0;
+        }
+      }
+      if (!k) return NULL;
+      return make_enum_attr(p, k, val);
+    }
+    lx_restore(&p->lx, save);
+    if (!skip_balanced(p)) return NULL;
+    return opaque_from(p, start);
+  }
+  hlx_attr_t* s = try_parse_struct(p, t);
+  if (s) return s;
+  if (p->err) return NULL;
+  if (!skip_balanced(p)) return NULL;
+  return opaque_from(p, start);
+}
+
+bool parse_attr_dict(parser_t* p, hlx_named_attr_t** list, int32_t* n,
+                     int32_t* cap) {
+  if (!expect_punct(p, "{", "'{'")) return false;
+  if (accept_punct(p, "}")) return true;
+  if (++p->depth > HLX_PARSE_MAX_DEPTH) {
+    tok_t t = lx_peek(&p->lx);
+    return perr_at(p, t.line, t.col, "unsupported: nesting deeper than %d",
+                   HLX_PARSE_MAX_DEPTH);
+  }
+  for (;;) {
+    tok_t k = lx_next(&p->lx);
+    char* name;
+    if (k.kind == TK_BARE) {
+      name = pa_strndup(p, k.p, k.n);
+      if (!name) return false;
+    } else if (k.kind == TK_STRING) {
+      size_t len;
+      if (!decode_string(p, k, &name, &len)) return false;
+    } else {
+      return perr_tok(p, k, "attribute name");
+    }
+    hlx_attr_t* v;
+    if (accept_punct(p, "=")) {
+      v = parse_attr(p, false);
+    } else {
+      v = pa_alloc(p, sizeof(*v));
+      if (v) v->kind = HLX_ATTR_UNIT;
+    }
+    if (!v || !add_attr(p, list, n, cap, name, v)) return false;
+    if (accept_punct(p, ",")) continue;
+    if (!expect_punct(p, "}", "',' or '}'")) return false;
+    break;
+  }
+  p->depth--;
+  return true;
+}
+
+/* Optional `: type` after a scalar literal; only element types. Returns
+ * false on error; *dt INVALID when absent; *opaque set for unknown types. */
+static bool parse_scalar_attr_type(parser_t* p, hlx_dtype_t* dt, bool* opaque) {
+  *dt = HLX_DTYPE_INVALID;
+  *opaque = false;
+  if (!peek_punct(p, ":")) return true;
+  lex_state_t save = lx_save(&p->lx);
+  lx_next(&p->lx);
+  tok_t t = lx_peek(&p->lx);
+  hlx_dtype_t d = t.kind == TK_BARE ? hlx_dtype_from_name(t.p, t.n)
+                                    : HLX_DTYPE_INVALID;
+  bool idx = t.kind == TK_BARE && tok_is(t, "index");
+  if ((d == HLX_DTYPE_INVALID || hlx_dtype_is_complex(d)) && !idx) {
+    lx_restore(&p->lx, save);
+    return true;
+  }
+  lx_next(&p->lx);
+  if (idx) *opaque = true;
+  else *dt = d;
+  return true;
+}
+
+hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
+  if (p->err) return NULL;
+  if (++p->depth > HLX_PARSE_MAX_DEPTH) {
+    tok_t t = lx_peek(&p->lx);
+    perr_at(p, t.line, t.col, "unsupported: nesting deeper than %d",
+            HLX_PARSE_MAX_DEPTH);
+    return NULL;
+  }
+  hlx_attr_t* res = NULL;
+  lx_skip_ws(&p->lx);
+  const char* start = p->lx.s.p;
+  tok_t t = lx_peek(&p->lx);
+  switch (t.kind) {
+    case TK_BARE: {
+      if (tok_is(t, "true") || tok_is(t, "false")) {
+        lx_next(&p->lx);
+        res = pa_alloc(p, sizeof(*res));
+        if (res) {
+          res->kind = HLX_ATTR_BOOL;
+          res->b = tok_is(t, "true");
+        }
+        break;
+      }
+      if (tok_is(t, "unit")) {
+        lx_next(&p->lx);
+        res = pa_alloc(p, sizeof(*res));
+        if (res) res->kind = HLX_ATTR_UNIT;
+        break;
+      }
+      if (tok_is(t, "dense")) {
+        lx_next(&p->lx);
+        res = parse_dense_after_kw(p, t);
+        break;
+      }
+      if (tok_is(t, "inf") || tok_is(t, "nan")) goto number;
+      if (tok_is(t, "dense_resource")) {
+        lx_next(&p->lx);
+        if (!expect_punct(p, "<", "'<'")) break;
+        tok_t nm = lx_next(&p->lx);
+        if (nm.kind != TK_BARE && nm.kind != TK_STRING) {
+          perr_tok(p, nm, "resource name");
+          break;
+        }
+        if (!expect_punct(p, ">", "'>'")) break;
+        if (!expect_punct(p, ":", "':'")) break;
+        hlx_type_t* ty = parse_type(p);
+        if (!ty) break;
+        res = pa_alloc(p, sizeof(*res));
+        if (!res) break;
+        res->kind = HLX_ATTR_ELIDED;
+        res->type = ty;
+        res->str = pa_strndup(p, nm.p, nm.n);
+        if (!res->str) res = NULL;
+        break;
+      }
+      if (tok_is(t, "array")) {
+        lx_next(&p->lx);
+        if (!expect_punct(p, "<", "'<'")) break;
+        tok_t et = lx_next(&p->lx);
+        hlx_dtype_t ed = et.kind == TK_BARE ? hlx_dtype_from_name(et.p, et.n)
+                                            : HLX_DTYPE_INVALID;
+        if (ed != HLX_DTYPE_S64 && ed != HLX_DTYPE_S32 && ed != HLX_DTYPE_PRED &&
+            ed != HLX_DTYPE_S8 && ed != HLX_DTYPE_S16) {
+          /* array<f32: ...> etc.: keep verbatim */
+          lx_restore(&p->lx, lx_save(&p->lx));
+          while (!p->err) {
+            tok_t x = lx_next(&p->lx);
+            if (x.kind == TK_EOF || x.kind == TK_ERROR) {
+              perr_tok(p, x, "'>'");
+              break;
+            }
+            if (tok_punct(x, ">")) break;
+          }
+          if (!p->err) res = opaque_from(p, start);
+          break;
+        }
+        int64_t* v = NULL;
+        int32_t n = 0, cap = 0;
+        bool ok = true;
+        if (accept_punct(p, ":")) {
+          for (;;) {
+            int64_t x;
+            tok_t vt = lx_peek(&p->lx);
+            if (vt.kind == TK_BARE && (tok_is(vt, "true") || tok_is(vt, "false"))) {
+              lx_next(&p->lx);
+              x = tok_is(vt, "true");
+            } else if (!parse_int_literal(p, &x)) {
+              ok = false;
+              break;
+            }
+            if (!pa_push(p, (void**)&v, &n, &cap, sizeof(int64_t), &x)) {
+              ok = false;
+              break;
+            }
+            if (accept_punct(p, ",")) continue;
+            break;
+          }
+        }
+        if (!ok || !expect_punct(p, ">", "'>'")) break;
+        res = make_i64_array(p, v, n, ed);
+        break;
+      }
+      if (tok_is(t, "tensor") || tok_is(t, "tuple")) {
+        hlx_type_t* ty = parse_type(p);
+        if (!ty) break;
+        res = pa_alloc(p, sizeof(*res));
+        if (res) {
+          res->kind = HLX_ATTR_TYPE;
+          res->type = ty;
+        }
+        break;
+      }
+      /* Bare word: element type, affine_map<...>, or an enum word. */
+      lx_next(&p->lx);
+      if (peek_punct(p, "<")) {
+        if (!skip_balanced(p)) break;
+        res = opaque_from(p, start);
+        break;
+      }
+      if (in_struct || hlx_dtype_from_name(t.p, t.n) != HLX_DTYPE_INVALID ||
+          tok_is(t, "index") || tok_is(t, "none")) {
+        res = opaque_from(p, start);
+        break;
+      }
+      perr_tok(p, t, "attribute value");
+      break;
+    }
+    case TK_INT:
+    case TK_FLOAT:
+    case TK_PUNCT:
+      if (t.kind == TK_PUNCT && tok_is(t, "[")) {
+        lx_next(&p->lx);
+        /* In a struct, a list of integers is a dense i64 array. */
+        if (in_struct) {
+          lex_state_t save = lx_save(&p->lx);
+          bool all_int = true;
+          int64_t* v = NULL;
+          int32_t n = 0, cap = 0;
+          if (!accept_punct(p, "]")) {
+            for (;;) {
+              tok_t x = lx_peek(&p->lx);
+              if (x.kind != TK_INT) {
+                all_int = false;
+                break;
+              }
+              int64_t val;
+              if (!parse_int_literal(p, &val)) return NULL;
+              if (!pa_push(p, (void**)&v, &n, &cap, sizeof(int64_t), &val))
+                return NULL;
+              if (accept_punct(p, ",")) continue;
+              if (!accept_punct(p, "]")) all_int = false;
+              break;
+            }
+          }
+          if (all_int) {
+            res = make_i64_array(p, v, n, HLX_DTYPE_S64);
+            break;
+          }
+          lx_restore(&p->lx, save);
+        }
+        res = pa_alloc(p, sizeof(*res));
+        if (!res) break;
+        res->kind = HLX_ATTR_ARRAY;
+        int32_t cap = 0;
+        if (!accept_punct(p, "]")) {
+          for (;;) {
+            hlx_attr_t* e = parse_attr(p, in_struct);
+            if (!e) return NULL;
+            if (!pa_push(p, (void**)&res->items, &res->count, &cap,
+                         sizeof(hlx_attr_t*), &e))
+              return NULL;
+            if (accept_punct(p, ",")) continue;
+            if (!expect_punct(p, "]", "',' or ']'")) return NULL;
+            break;
+          }
+        }
+        break;
+      }
+      if (t.kind == TK_PUNCT && tok_is(t, "{")) {
+        res = pa_alloc(p, sizeof(*res));
+        if (!res) break;
+        res->kind = HLX_ATTR_DICT;
+        int32_t cap = 0;
+        if (!parse_attr_dict(p, &res->dict, &res->count, &cap)) res = NULL;
+        break;
+      }
+      if (t.kind == TK_PUNCT && !tok_is(t, "-")) {
+        perr_tok(p, t, "attribute value");
+        break;
+      }
+    number: {
+      /* [-] int | float | inf | nan, then optional `: type` */
+      lex_state_t save = lx_save(&p->lx);
+      tok_t nt = lx_next(&p->lx);
+      bool neg = false;
+      if (tok_punct(nt, "-")) {
+        neg = true;
+        nt = lx_next(&p->lx);
+      }
+      hlx_dtype_t dt;
+      bool opaque;
+      if (nt.kind != TK_INT && nt.kind != TK_FLOAT && nt.kind != TK_BARE) {
+        perr_tok(p, nt, "number");
+        break;
+      }
+      if (!parse_scalar_attr_type(p, &dt, &opaque)) break;
+      if (opaque) {
+        res = opaque_from(p, start);
+        break;
+      }
+      res = pa_alloc(p, sizeof(*res));
+      if (!res) break;
+      if (dt != HLX_DTYPE_INVALID) {
+        res->type = make_scalar_type(p, dt);
+        if (!res->type) return NULL;
+      }
+      bool is_float = nt.kind == TK_FLOAT || nt.kind == TK_BARE ||
+                      (dt != HLX_DTYPE_INVALID && hlx_dtype_is_float(dt));
+      if (is_float) {
+        res->kind = HLX_ATTR_FLOAT;
+        lit_t l = {nt.p, (uint32_t)nt.n, (uint8_t)nt.kind, neg, nt.line, nt.col};
+        hlx_dtype_t fdt = dt == HLX_DTYPE_INVALID ? HLX_DTYPE_F64 : dt;
+        double d = 0;
+        uint64_t bits = 0;
+        bool is_bits;
+        if (!lit_to_float(p, &l, fdt == HLX_DTYPE_F32 ? HLX_DTYPE_F64 : fdt, &d,
+                          &bits, &is_bits))
+          return NULL;
+        if (is_bits) {
+          if (fdt == HLX_DTYPE_F64) {
+            memcpy(&d, &bits, 8);
+          } else if (fdt == HLX_DTYPE_F32) {
+            uint32_t b32 = (uint32_t)bits;
+            float f;
+            memcpy(&f, &b32, 4);
+            d = f;
+          } else {
+            d = hlx_small_float_to_f64(fdt, (uint32_t)bits);
+          }
+        }
+        res->f = d;
+      } else {
+        res->kind = HLX_ATTR_INT;
+        uint64_t mag;
+        bool n2;
+        if (!int_text(nt.p, nt.n, &mag, &n2)) {
+          perr_at(p, nt.line, nt.col, "integer literal out of range");
+          return NULL;
+        }
+        bool negative = n2 != neg;
+        bool unsig = dt != HLX_DTYPE_INVALID && hlx_dtype_is_unsigned_int(dt);
+        if (negative ? mag > (uint64_t)INT64_MAX + 1
+                     : (!unsig && mag > (uint64_t)INT64_MAX)) {
+          perr_at(p, nt.line, nt.col, "integer literal out of range");
+          return NULL;
+        }
+        res->i = negative ? (int64_t)(0 - mag) : (int64_t)mag;
+      }
+      (void)save;
+      break;
+    }
+    case TK_STRING: {
+      lx_next(&p->lx);
+      char* s;
+      size_t len;
+      if (!decode_string(p, t, &s, &len)) break;
+      if (peek_punct(p, ":")) {
+        /* "str" : type -- rare; keep verbatim */
+        lx_next(&p->lx);
+        if (!parse_type(p)) break;
+        res = opaque_from(p, start);
+        break;
+      }
+      res = pa_alloc(p, sizeof(*res));
+      if (!res) break;
+      res->kind = HLX_ATTR_STRING;
+      res->str = s;
+      res->len = len;
+      break;
+    }
+    case TK_AT: {
+      lx_next(&p->lx);
+      /* @name or @name::@nested (kept as text after the first '@') */
+      const char* s = t.p + 1;
+      size_t n = t.n - 1;
+      char* dec = NULL;
+      if (n > 0 && s[0] == '"') {
+        tok_t st = {TK_STRING, s, n, t.line, t.col};
+        size_t len;
+        if (!decode_string(p, st, &dec, &len)) break;
+      }
+      while (peek_punct(p, ":")) {
+        lex_state_t save = lx_save(&p->lx);
+        lx_next(&p->lx);
+        if (accept_punct(p, ":") && lx_peek(&p->lx).kind == TK_AT) {
+          lx_next(&p->lx);
+          continue;
+        }
+        lx_restore(&p->lx, save);
+        break;
+      }
+      res = pa_alloc(p, sizeof(*res));
+      if (!res) break;
+      res->kind = HLX_ATTR_SYMBOL;
+      if (p->lx.s.p - start != (ptrdiff_t)t.n) {
+        res->str = pa_strndup(p, start + 1, (size_t)(p->lx.s.p - start - 1));
+      } else {
+        res->str = dec ? dec : pa_strndup(p, s, n);
+      }
+      if (!res->str) res = NULL;
+      break;
+    }
+    case TK_HASH:
+      res = parse_hash_attr(p, in_struct);
+      break;
+    case TK_BANG: {
+      hlx_type_t* ty = parse_type(p);
+      if (!ty) break;
+      res = pa_alloc(p, sizeof(*res));
+      if (res) {
+        res->kind = HLX_ATTR_TYPE;
+        res->type = ty;
+      }
+      break;
+    }
+    default:
+      perr_tok(p, t, "attribute value");
+      break;
+  }
+  p->depth--;
+  if (!res && !p->err) p->err = hlx_status_oom();
+  return p->err ? NULL : res;
+}
