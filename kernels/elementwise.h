@@ -78,7 +78,8 @@ bool hlx_ref_clamp(hlx_dtype_t t, const void* lo, bool lo_scalar,
 
 /* convert: every dtype pair. float->int truncates toward zero and saturates
  * (NaN -> 0) like XLA; int->int wraps; to pred: x != 0; complex->real takes
- * the real part. false if unsupported. */
+ * the real part (complex->pred too: real != 0, as the StableHLO interpreter
+ * does). false if unsupported. */
 bool hlx_ref_convert(hlx_dtype_t from, const void* x, hlx_dtype_t to, void* y,
                      size_t n);
 

@@ -3,7 +3,8 @@
  * convert goes through one canonical chunk per source class (int64 for
  * signed ints, uint64 for unsigned ints and pred, double for real floats,
  * double pairs for complex) and then to the destination, so each step is a
- * tight loop with the dtype switch outside it. */
+ * tight loop with the dtype switch outside it. Complex sources convert their
+ * real part (also to i1: (0, 1) -> false, per the StableHLO interpreter). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -138,9 +139,8 @@ static void store_chunk(cls_t from, const chunk_t* c, hlx_dtype_t t, void* y,
       case C_S:
       case C_U: for (size_t j = 0; j < m; j++) p[j] = c->u[j] != 0; break;
       case C_F: for (size_t j = 0; j < m; j++) p[j] = c->f[j] != 0; break;
-      case C_C:
-        for (size_t j = 0; j < m; j++)
-          p[j] = c->c[2 * j] != 0 || c->c[2 * j + 1] != 0;
+      case C_C: /* the real part, as the StableHLO interpreter does */
+        for (size_t j = 0; j < m; j++) p[j] = c->c[2 * j] != 0;
         break;
     }
     return;

@@ -42,11 +42,20 @@ double hlx_internal_erf_inv(double y) {
   }
   double x = p * ay;
   const double k2_sqrtpi = 1.12837916709551257390; /* 2/sqrt(pi) */
-  for (int it = 0; it < 3; it++) {
-    double d = k2_sqrtpi * exp(-x * x); /* d/dx erf(x) */
-    double f = ay <= 0.5 ? erf(x) - ay : (1.0 - ay) - erfc(x);
-    if (d == 0) break;
-    x -= f / d;
+  if (ay <= 0.5) {
+    /* Newton on erf(x) = ay. */
+    for (int it = 0; it < 3; it++)
+      x -= (erf(x) - ay) / (k2_sqrtpi * exp(-x * x));
+  } else {
+    /* Newton on log(erfc(x)) = log(1 - ay) (1 - ay is exact here), which is
+     * close to linear in the tail where erfc falls off like exp(-x^2). */
+    const double target = log(1.0 - ay);
+    for (int it = 0; it < 8; it++) {
+      double c = erfc(x);
+      double step = (log(c) - target) * c / (k2_sqrtpi * exp(-x * x));
+      x += step;
+      if (fabs(step) <= 1e-16 * x) break;
+    }
   }
   return copysign(x, y);
 }
@@ -62,8 +71,37 @@ static double pi_over_tan_pi(double x) {
   return kPi / tan(kPi * r);
 }
 
-/* Digamma: reflection below 1/2, recurrence up to 10, then the asymptotic
- * series. Poles (0, -1, -2, ...) give NaN as in XLA. */
+/* Digamma near its positive root x0: the Taylor series
+ * psi(x) = sum_k (-1)^(k+1) zeta(k+1, x0) (x - x0)^k, with x0 split in two
+ * doubles so x - x0 keeps full relative precision (the recurrence below
+ * cancels badly there). Used for |x - x0| <= 0.5. */
+static double digamma_near_root(double x) {
+  static const double kC[] = {
+      0.9676722454476212, -0.4427631689835921, 0.258499760955651,
+      -0.16394270544240652, 0.10782405069126237, -0.07219956125645471,
+      0.04880428816414311, -0.03316112647484736, 0.022597648232218104,
+      -0.01542476590494896, 0.010538791616612175, -0.007204534386356869,
+      0.004926781395729853, -0.003369801655439328, 0.002305126326734928,
+      -0.0015769367714301972, 0.0010788252019162967, -0.0007380709389960052,
+      0.000504953265834602, -0.0003454680251063077, 0.00023635601564027053,
+      -0.00016170622091974803, 0.0001106337276874741, -7.569179582195066e-05,
+      5.178575795222081e-05, -3.5430070947659604e-05, 2.424006611860132e-05,
+      -1.6584242271854135e-05, 1.134638458466385e-05, -7.762817668462094e-06,
+      5.3110609208898636e-06, -3.6336507898010456e-06, 2.486022733129538e-06,
+      -1.7008538854332607e-06, 1.1636675363548843e-06, -7.96142543124197e-07,
+      5.446941930669446e-07, -3.7266161283438227e-07, 2.549626552021554e-07,
+      -1.7443695117727745e-07,
+  };
+  const double x0_hi = 1.4616321449683622, x0_lo = 9.549995429965697e-17;
+  double d = (x - x0_hi) - x0_lo;
+  double s = 0;
+  for (int k = (int)(sizeof kC / sizeof kC[0]) - 1; k >= 0; k--) s = s * d + kC[k];
+  return s * d;
+}
+
+/* Digamma: reflection below 1/2, the root series near x0, else recurrence
+ * up to 10 and the asymptotic series. Poles (0, -1, -2, ...) give NaN as in
+ * XLA. */
 double hlx_internal_digamma(double x) {
   if (isnan(x)) return x;
   if (x == INFINITY) return x;
@@ -74,6 +112,11 @@ double hlx_internal_digamma(double x) {
     result = -pi_over_tan_pi(x);
     x = 1.0 - x;
   }
+  if (x < 0.9616321449683622) {
+    result -= 1.0 / x;
+    x += 1.0;
+  }
+  if (x <= 1.9616321449683622) return result + digamma_near_root(x);
   while (x < 10) {
     result -= 1.0 / x;
     x += 1.0;

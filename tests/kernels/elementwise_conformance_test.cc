@@ -199,4 +199,123 @@ TEST(ElementwiseConformance, SingleOpPrograms) {
   EXPECT_GE(total, 100);
 }
 
+// interpret/*.mlir: functions of the form
+//   %a = stablehlo.constant dense<...> : tensor<...>   (one or two)
+//   %r = stablehlo.<op> %a[, %b] : ...
+//   check.expect_<kind>_const %r, dense<...> : tensor<...>
+TEST(ElementwiseConformance, InterpretFunctions) {
+  std::string dir = hlx_test::ConformanceDir() + "/interpret";
+  DIR* d = opendir(dir.c_str());
+  if (!d) GTEST_SKIP() << "no conformance data at " << dir;
+  std::vector<std::string> files;
+  while (dirent* ent = readdir(d)) {
+    std::string f = ent->d_name;
+    if (f.size() > 5 && f.substr(f.size() - 5) == ".mlir") files.push_back(f);
+  }
+  closedir(d);
+  std::sort(files.begin(), files.end());
+  int total = 0;
+  std::map<std::string, int> checked;
+  for (const std::string& f : files) {
+    std::string src = hlx_test::ReadFile(dir + "/" + f);
+    size_t pos = 0;
+    while ((pos = src.find("func.func @", pos)) != std::string::npos) {
+      size_t end = src.find("func.return", pos);
+      if (end == std::string::npos) break;
+      std::string fn_name = src.substr(pos + 11, src.find('(', pos) - pos - 11);
+      std::vector<std::string> lines;
+      size_t p = src.find('\n', pos) + 1;
+      while (p < end) {
+        size_t nl = src.find('\n', p);
+        std::string l = src.substr(p, nl - p);
+        l.erase(0, l.find_first_not_of(' '));
+        if (l.rfind("func.return", 0) == 0) break;
+        if (!l.empty()) lines.push_back(l);
+        p = nl + 1;
+      }
+      pos = end;
+      if (lines.size() < 3 || lines.size() > 4) continue;
+      size_t nconst = lines.size() - 2;
+      std::vector<std::string> names;
+      std::vector<Tensor> inputs;
+      bool ok = true;
+      for (size_t i = 0; i < nconst && ok; i++) {
+        const std::string& l = lines[i];
+        size_t dn = l.find(" = stablehlo.constant dense<");
+        size_t ty = l.rfind(" : tensor<");
+        hlx_dtype_t t;
+        size_t n;
+        Tensor tensor;
+        ok = dn != std::string::npos && ty != std::string::npos &&
+             hlx_test::ParseTensorType(l.substr(ty), &t, &n) &&
+             hlx_test::ParseDense(l.substr(dn + 28, ty - dn - 28), t, n,
+                                  &tensor);
+        if (ok) {
+          names.push_back(l.substr(0, dn));
+          inputs.push_back(tensor);
+        }
+      }
+      if (!ok) continue;
+      const std::string& opl = lines[nconst];
+      const std::string& chk = lines[nconst + 1];
+      size_t eq = opl.find(" = stablehlo.");
+      if (eq == std::string::npos) continue;
+      std::string result = opl.substr(0, eq);
+      size_t sp = opl.find(' ', eq + 13);
+      std::string op = opl.substr(eq + 13, sp - eq - 13);
+      std::string args = opl.substr(sp + 1, opl.find(" :") - sp - 1);
+      std::string want_args = names[0] + (nconst == 2 ? ", " + names[1] : "");
+      if (args != want_args) continue;
+      if (chk.rfind("check.expect_", 0) != 0) continue;
+      std::string kind = chk.substr(6, chk.find("_const") - 6);
+      if (chk.find(" " + result + ",") == std::string::npos) continue;
+      size_t dn = chk.find("dense<");
+      size_t ty = chk.rfind(" : tensor<");
+      hlx_dtype_t t;
+      size_t n;
+      Tensor want;
+      if (dn == std::string::npos || ty == std::string::npos ||
+          !hlx_test::ParseTensorType(chk.substr(ty), &t, &n) ||
+          !hlx_test::ParseDense(chk.substr(dn + 6, ty - dn - 6), t, n, &want))
+        continue;
+      Tensor got = want;
+      std::fill(got.bytes.begin(), got.bytes.end(), 0);
+      hlx_dtype_t in = inputs[0].dtype, out = HLX_DTYPE_INVALID;
+      hlx_unary_op_t uop;
+      hlx_binary_op_t bop;
+      std::string where = f + ":" + fn_name;
+      if (nconst == 1 && op == "convert") {
+        ASSERT_TRUE(hlx_ref_convert(in, inputs[0].bytes.data(), t,
+                                    got.bytes.data(), n))
+            << where;
+      } else if (nconst == 1 && LookupUnary(op, &uop)) {
+        hlx_unary_fn fn = hlx_ref_unary_kernel(uop, in, &out);
+        ASSERT_NE(fn, nullptr) << where;
+        ASSERT_EQ(out, t) << where;
+        fn(inputs[0].bytes.data(), got.bytes.data(), n);
+      } else if (nconst == 2 && LookupBinary(op, &bop) &&
+                 inputs[1].n == inputs[0].n) {
+        hlx_binary_fn fn = hlx_ref_binary_kernel(bop, in, &out);
+        if (!fn && op == "remainder" && hlx_dtype_is_complex(in)) continue;
+        ASSERT_NE(fn, nullptr) << where;
+        ASSERT_EQ(out, t) << where;
+        fn(inputs[0].bytes.data(), inputs[1].bytes.data(), got.bytes.data(),
+           n);
+      } else {
+        continue;
+      }
+      std::string why;
+      EXPECT_TRUE(Matches(kind, got, want, &why))
+          << where << " (" << op << ", " << kind << "): " << why;
+      checked[op]++;
+      total++;
+    }
+  }
+  std::string summary;
+  for (auto& kv : checked)
+    summary += kv.first + ":" + std::to_string(kv.second) + " ";
+  printf("checked %d functions: %s\n", total, summary.c_str());
+  EXPECT_GE(total, 100);
+}
+
 }  // namespace

@@ -563,6 +563,15 @@ TEST(ElementwiseFloat, ChloSpecialFunctions) {
   EXPECT_NEAR(pg[3], -gamma, 1e-15);
   EXPECT_TRUE(isnan(pg[4]));
   EXPECT_TRUE(isnan(pg[5]));
+  // Near digamma's positive root and in erf_inv's far tail (relative
+  // accuracy, where naive recurrence / Newton-on-erfc lose digits).
+  auto dr = Unary<double>(HLX_UNARY_DIGAMMA, HLX_DTYPE_F64,
+                          std::vector<double>{1.46, 1.47});
+  EXPECT_NEAR(dr[0], -0.0015805619870834522, 1e-15 * 0.0016);
+  EXPECT_NEAR(dr[1], 0.008066489011364869, 1e-15 * 0.008);
+  auto et = Unary<double>(HLX_UNARY_ERF_INV, HLX_DTYPE_F64,
+                          std::vector<double>{0.9999999999999999});
+  EXPECT_NEAR(et[0], 5.8635847487551676, 1e-14);
   // f32 goes through the same double code and rounds once.
   auto f = Unary<float>(HLX_UNARY_ERF_INV, HLX_DTYPE_F32,
                         std::vector<float>{0.5f});
@@ -965,8 +974,9 @@ TEST(ElementwiseConvert, PredComplexAndRealConversions) {
                              HLX_DTYPE_PRED),
             (std::vector<uint8_t>{0, 1}));
   EXPECT_EQ(Convert<uint8_t>(HLX_DTYPE_C64,
-                             std::vector<c64>{{0, 1}, {0, 0}}, HLX_DTYPE_PRED),
-            (std::vector<uint8_t>{1, 0}));
+                             std::vector<c64>{{0, 1}, {0, 0}, {-2, 0}},
+                             HLX_DTYPE_PRED),
+            (std::vector<uint8_t>{0, 0, 1}));  // real part only
   EXPECT_EQ(Convert<float>(HLX_DTYPE_PRED, std::vector<uint8_t>{1, 0},
                            HLX_DTYPE_F32),
             (std::vector<float>{1.0f, 0.0f}));

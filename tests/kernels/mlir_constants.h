@@ -136,7 +136,7 @@ inline bool ParseDense(const std::string& text, hlx_dtype_t t, size_t n,
       return;
     }
     char* e;
-    *iv = strtoll(q, &e, 10);
+    *iv = *q == '-' ? strtoll(q, &e, 10) : (int64_t)strtoull(q, &e, 10);
     const char* ie = e;
     *d = strtod(q, &e);
     *is_int = (ie == e);
