@@ -678,11 +678,9 @@ static bool store_int(parser_t* p, const lit_t* l, hlx_dtype_t dt,
     }
   } else {
     uint64_t umax = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
-    if (neg) {
-      if (bits < 64 && mag > ((uint64_t)1 << (bits - 1)))
-        return perr_at(p, l->line, l->col, "integer literal out of range for %s",
-                       hlx_dtype_name(dt));
-      v = ((uint64_t)0 - mag) & umax;
+    if (neg && mag != 0) {
+      return perr_at(p, l->line, l->col, "negative literal for unsigned type %s",
+                     hlx_dtype_name(dt));
     } else {
       if (mag > umax)
         return perr_at(p, l->line, l->col, "integer literal out of range for %s",

@@ -14,7 +14,10 @@ typedef struct buf_t {
   char* s;
   size_t n, cap;
   bool oom;
+  bool bad_ids; /* a value id outside 0..num_values-1 */
   int depth;
+  int32_t* names;  /* value id -> printed number (current function) */
+  int32_t nnames;
 } buf_t;
 
 static void put(buf_t* b, const char* s, size_t n) {
@@ -490,15 +493,47 @@ static void print_attr_dict(buf_t* b, const hlx_named_attr_t* d, int32_t n) {
 }
 
 /* ---- Ops ---------------------------------------------------------------------- */
+static int32_t vname(buf_t* b, const hlx_value_t* v) {
+  if (!v || v->id < 0 || v->id >= b->nnames || b->names[v->id] < 0) {
+    b->bad_ids = true;
+    return 0;
+  }
+  return b->names[v->id];
+}
+
 static void print_value(buf_t* b, const hlx_value_t* v) {
   if (!v) {
-    puts_(b, "%<<null>>");
+    b->bad_ids = true;
     return;
   }
   if (v->def && v->def->num_results > 1)
-    putf(b, "%%%d#%d", v->def->results[0]->id, v->index);
+    putf(b, "%%%d#%d", vname(b, v->def->results[0]), v->index);
   else
-    putf(b, "%%%d", v->id);
+    putf(b, "%%%d", vname(b, v));
+}
+
+/* Numbers values in the order a parser of the printed text creates them:
+ * block arguments, then per op its regions' values, then its results. */
+static void number_value(buf_t* b, const hlx_value_t* v, int32_t* next) {
+  if (!v || v->id < 0 || v->id >= b->nnames) {
+    b->bad_ids = true;
+    return;
+  }
+  b->names[v->id] = (*next)++;
+}
+
+static void number_block(buf_t* b, const hlx_block_t* blk, int32_t* next,
+                         int depth) {
+  if (!blk || depth > 10000) return;
+  for (int32_t i = 0; i < blk->num_args; i++) number_value(b, blk->args[i], next);
+  for (int32_t i = 0; i < blk->num_ops; i++) {
+    const hlx_op_t* op = blk->ops[i];
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (int32_t k = 0; op->regions[r] && k < op->regions[r]->num_blocks; k++)
+        number_block(b, op->regions[r]->blocks[k], next, depth + 1);
+    for (int32_t k = 0; k < op->num_results; k++)
+      number_value(b, op->results[k], next);
+  }
 }
 
 static void print_block(buf_t* b, const hlx_block_t* blk, int ind, bool label);
@@ -506,9 +541,9 @@ static void print_block(buf_t* b, const hlx_block_t* blk, int ind, bool label);
 static void print_op(buf_t* b, const hlx_op_t* op, int ind) {
   indent(b, ind);
   if (op->num_results == 1) {
-    putf(b, "%%%d = ", op->results[0]->id);
+    putf(b, "%%%d = ", vname(b, op->results[0]));
   } else if (op->num_results > 1) {
-    putf(b, "%%%d:%d = ", op->results[0]->id, op->num_results);
+    putf(b, "%%%d:%d = ", vname(b, op->results[0]), op->num_results);
   }
   const char* name = op->name && op->name[0] ? op->name : hlx_opcode_name(op->code);
   put_string(b, name, strlen(name));
@@ -572,6 +607,16 @@ static void print_block(buf_t* b, const hlx_block_t* blk, int ind, bool label) {
 }
 
 static void print_func(buf_t* b, const hlx_func_t* f, int ind) {
+  free(b->names);
+  b->nnames = f->num_values > 0 ? f->num_values : 0;
+  b->names = malloc(sizeof(int32_t) * (size_t)(b->nnames > 0 ? b->nnames : 1));
+  if (!b->names) {
+    b->oom = true;
+    return;
+  }
+  for (int32_t i = 0; i < b->nnames; i++) b->names[i] = -1;
+  int32_t next = 0;
+  if (f->body && f->body->num_blocks > 0) number_block(b, f->body->blocks[0], &next, 0);
   indent(b, ind);
   puts_(b, "func.func ");
   puts_(b, f->is_public ? "public " : "private ");
@@ -617,6 +662,16 @@ static void print_func(buf_t* b, const hlx_func_t* f, int ind) {
 }
 
 static hlx_status_t finish(buf_t* b, char** out_text, size_t* out_len) {
+  free(b->names);
+  b->names = NULL;
+  if (b->bad_ids) {
+    free(b->s);
+    *out_text = NULL;
+    if (out_len) *out_len = 0;
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "hlx_print_module: value ids must be unique and in "
+                           "0..num_values-1 of their function");
+  }
   if (b->oom || !b->s) {
     free(b->s);
     *out_text = NULL;

@@ -1,7 +1,10 @@
 /* hlx IR -> MLIR text in the generic op form (always reparseable by
- * hlx_parse_module and by MLIR tools). Values are named %<id> (multi-result
- * ops %<id>:N, uses %<id>#k); dense data is printed as a literal when it is a
- * splat (floats as exact hex bit patterns) and as a hex blob otherwise. */
+ * hlx_parse_module and by MLIR tools). Values are numbered %0, %1, ... per
+ * function in definition order (multi-result ops %N:k, uses %N#i), so
+ * print(parse(print(m))) == print(m); value ids must be unique and within
+ * 0..num_values-1 of their function (else INVALID_ARGUMENT). Dense data
+ * is printed as a literal when it is a splat (floats as exact hex bit
+ * patterns) and as a hex blob otherwise. */
 #ifndef HLX_GRAPH_STABLEHLO_PRINTER_H_
 #define HLX_GRAPH_STABLEHLO_PRINTER_H_
 
