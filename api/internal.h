@@ -1,4 +1,4 @@
-/* Definitions of the public handles, shared by api/*.c only. */
+/* Definitions of the public handles, shared by the api/ sources only. */
 #ifndef HLX_API_INTERNAL_H_
 #define HLX_API_INTERNAL_H_
 

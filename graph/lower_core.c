@@ -94,6 +94,39 @@ static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   return alias_operand(c, op, 0, 0);
 }
 
+/* Bit-level repacking for bitcasts that involve sub-byte element types:
+ * the operand's elements are a little-endian bit stream (element i holds
+ * bits [i*ib, (i+1)*ib)), cut into result elements of ob bits. Signed
+ * sub-byte results are sign-extended into their byte. */
+typedef struct bitcast_args_t {
+  int in_bits, out_bits, out_size;
+  bool out_signed;
+  size_t in_count, in_size, out_count;
+} bitcast_args_t;
+
+static hlx_status_t run_bitcast_bits(const void* args, void* const* in,
+                                     void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const bitcast_args_t* a = args;
+  const unsigned char* src = in[0];
+  unsigned char* dst = out[0];
+  memset(dst, 0, a->out_count * (size_t)a->out_size);
+  for (size_t o = 0; o < a->out_count; o++) {
+    uint64_t v = 0;
+    for (int b = 0; b < a->out_bits; b++) {
+      size_t bit = o * (size_t)a->out_bits + (size_t)b;
+      size_t e = bit / (size_t)a->in_bits, eb = bit % (size_t)a->in_bits;
+      uint64_t word = 0;
+      memcpy(&word, src + e * a->in_size, a->in_size);
+      v |= ((word >> eb) & 1u) << b;
+    }
+    if (a->out_signed && a->out_bits < 8 && (v >> (a->out_bits - 1)) & 1)
+      v |= ~(uint64_t)0 << a->out_bits;
+    memcpy(dst + o * (size_t)a->out_size, &v, (size_t)a->out_size);
+  }
+  return NULL;
+}
+
 static hlx_status_t lower_bitcast_convert(hlx_lower_ctx_t* c,
                                           const hlx_op_t* op) {
   const hlx_type_t* in = hlx_static_tensor(op->operands[0]);
@@ -102,17 +135,23 @@ static hlx_status_t lower_bitcast_convert(hlx_lower_ctx_t* c,
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: dynamic shapes are not executed");
   int ib = hlx_dtype_bits(in->dtype), ob = hlx_dtype_bits(out->dtype);
-  if (ib % 8 || ob % 8)
-    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: bitcast between %s and %s (sub-byte "
-                        "element types)",
-                        hlx_dtype_name(in->dtype), hlx_dtype_name(out->dtype));
-  if (hlx_tensor_bytes(in) != hlx_tensor_bytes(out))
+  int64_t nin = hlx_type_num_elements(in), nout = hlx_type_num_elements(out);
+  if (nin * ib != nout * ob)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operand has %zu bytes, result %zu",
-                        hlx_tensor_bytes(in), hlx_tensor_bytes(out));
-  /* Same little-endian byte stream in row-major order: a rename. */
-  return alias_operand(c, op, 0, 0);
+                        "operand has %lld bits, result %lld",
+                        (long long)(nin * ib), (long long)(nout * ob));
+  if (ib % 8 == 0 && ob % 8 == 0)
+    /* Same little-endian byte stream in row-major order: a rename. */
+    return alias_operand(c, op, 0, 0);
+  bitcast_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  *a = (bitcast_args_t){ib, ob, (int)hlx_dtype_size(out->dtype),
+                        hlx_dtype_is_signed_int(out->dtype), (size_t)nin,
+                        hlx_dtype_size(in->dtype), (size_t)nout};
+  int32_t s_in, s_out;
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &s_in));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &s_out));
+  return hlx_lower_emit(c, op, run_bitcast_bits, a, 1, &s_in, 1, &s_out);
 }
 
 static hlx_status_t lower_pass_through(hlx_lower_ctx_t* c,

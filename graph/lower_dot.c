@@ -52,7 +52,11 @@ static hlx_status_t run_dot(const void* args, void* const* in,
       !canonicalize(&a->rhs, a->compute, in[1], r, nr)) {
     st = hlx_status_oom();
   } else {
-    if (a->compute == HLX_DTYPE_F64)
+    if (a->compute == HLX_DTYPE_F32)
+      hlx_ref_batch_matmul_f32(a->B, a->M, a->N, a->K, l, r, o);
+    else if (a->compute == HLX_DTYPE_C64)
+      hlx_ref_batch_matmul_c64(a->B, a->M, a->N, a->K, l, r, o);
+    else if (a->compute == HLX_DTYPE_F64)
       hlx_ref_batch_matmul_f64(a->B, a->M, a->N, a->K, l, r, o);
     else if (a->compute == HLX_DTYPE_S64)
       hlx_ref_batch_matmul_s64(a->B, a->M, a->N, a->K, l, r, o);
@@ -205,6 +209,12 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (t == HLX_DTYPE_C128 || (t == HLX_DTYPE_F64 && ct == HLX_DTYPE_S64))
       ct = t;
   }
+  /* Single precision is enough (and what XLA does) unless a type is f64. */
+  bool wide = false;
+  for (int i = 0; i < 3; i++)
+    wide |= hlx_dtype_complex_part(types[i]) == HLX_DTYPE_F64;
+  if (!wide && ct == HLX_DTYPE_F64) ct = HLX_DTYPE_F32;
+  if (!wide && ct == HLX_DTYPE_C128) ct = HLX_DTYPE_C64;
   a->compute = ct;
   a->out = o->dtype;
   a->B = B;

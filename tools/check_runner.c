@@ -87,6 +87,11 @@ static int check_program(const hlx_program_t* p, const char* name,
       free(why);
     }
   }
+  if (!ran && nf == 0) {
+    /* An empty module: parsing it was the whole test. */
+    report(cb, user, name, HLX_CHECK_PASS, NULL);
+    return 0;
+  }
   if (!ran) {
     report(cb, user, name, HLX_CHECK_ERROR, "no entry function to run");
     return 1;

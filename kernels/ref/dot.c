@@ -60,3 +60,43 @@ void hlx_ref_batch_matmul_c128(int64_t B, int64_t M, int64_t N, int64_t K,
       }
   }
 }
+
+void hlx_ref_batch_matmul_f32(int64_t B, int64_t M, int64_t N, int64_t K,
+                              const float* lhs, const float* rhs, float* out) {
+  for (int64_t b = 0; b < B; b++) {
+    const float* l = lhs + b * M * K;
+    const float* r = rhs + b * K * N;
+    float* o = out + b * M * N;
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t n = 0; n < N; n++) {
+        float acc = 0.0f;
+        for (int64_t k = 0; k < K; k++) {
+          float p = l[m * K + k] * r[k * N + n];
+          acc += p;
+        }
+        o[m * N + n] = acc;
+      }
+  }
+}
+
+void hlx_ref_batch_matmul_c64(int64_t B, int64_t M, int64_t N, int64_t K,
+                              const float* lhs, const float* rhs, float* out) {
+  for (int64_t b = 0; b < B; b++) {
+    const float* l = lhs + 2 * b * M * K;
+    const float* r = rhs + 2 * b * K * N;
+    float* o = out + 2 * b * M * N;
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t n = 0; n < N; n++) {
+        float re = 0.0f, im = 0.0f;
+        for (int64_t k = 0; k < K; k++) {
+          float ar = l[2 * (m * K + k)], ai = l[2 * (m * K + k) + 1];
+          float br = r[2 * (k * N + n)], bi = r[2 * (k * N + n) + 1];
+          float pr = ar * br, pi = ai * bi, qr = ar * bi, qi = ai * br;
+          re += pr - pi;
+          im += qr + qi;
+        }
+        o[2 * (m * N + n)] = re;
+        o[2 * (m * N + n) + 1] = im;
+      }
+  }
+}
