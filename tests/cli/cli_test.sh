@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# End-to-end test of the `hlx` tool: run (random inputs, .npy inputs,
+# --output-dir, --json, --iterations), check (PASS, FAIL, ERROR lines and
+# the summary), print (round trip) and usage errors.
+set -uo pipefail
+HLX="$1"
+EXAMPLE="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # description, command output, grep pattern
+  if ! grep -qE -- "$3" <<<"$2"; then
+    echo "FAILED: $1: output lacks /$3/:"; echo "$2" | head -20
+    fails=$((fails + 1))
+  fi
+}
+
+out=$("$HLX" run "$EXAMPLE" --iterations 3 --output-dir "$tmp" 2>&1)
+expect "run prints the result" "$out" '^result 0: f32\[8,10\] first=\['
+expect "run prints the time" "$out" '^time: median [0-9.]+ ms'
+[ -f "$tmp/out0.npy" ] || { echo "FAILED: no out0.npy"; fails=$((fails + 1)); }
+expect "out0.npy is an npy file" "$(head -c 6 "$tmp/out0.npy" | tail -c 5)" 'NUMPY'
+
+out=$("$HLX" run "$EXAMPLE" --json 2>&1)
+expect "json output" "$out" '^\{"file": .*"results": \[\{"dtype": ?"f32"'
+
+cat > "$tmp/twice.mlir" <<'MLIR'
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = stablehlo.add %x, %x : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+MLIR
+# out0.npy of a first run is the input of a second: results must be doubled.
+"$HLX" run "$tmp/twice.mlir" --output-dir "$tmp" >/dev/null 2>&1
+cp "$tmp/out0.npy" "$tmp/in.npy"
+first=$("$HLX" run "$tmp/twice.mlir" --input "$tmp/in.npy" 2>&1)
+expect "npy input accepted" "$first" '^result 0: f32\[2,3\]'
+out=$("$HLX" run "$tmp/twice.mlir" --input "$tmp/missing.npy" 2>&1)
+expect "missing input is a clear error" "$out" 'missing.npy'
+
+cat > "$tmp/checks.mlir" <<'MLIR'
+func.func @good() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @bad() {
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  check.expect_eq_const %0, dense<[1.0, 2.5]> : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @broken() {
+  %0 = stablehlo.bogus_syntax %%
+}
+MLIR
+out=$("$HLX" check "$tmp/checks.mlir" 2>&1); rc=$?
+expect "check PASS line" "$out" '^PASS .*checks.mlir#1$'
+expect "check FAIL line with index and values" "$out" '^FAIL .*checks.mlir#2: .*element \[1\]: got 2, expected 2.5'
+expect "check ERROR line with position" "$out" '^ERROR .*checks.mlir#3: .*checks.mlir:18:[0-9]+: '
+expect "check summary" "$out" '^1 passed, 2 failed$'
+[ "$rc" -ne 0 ] || { echo "FAILED: check exit status should be non-zero"; fails=$((fails + 1)); }
+
+out=$("$HLX" print "$tmp/twice.mlir" 2>&1)
+expect "print prints generic form" "$out" '"stablehlo.add"'
+echo "$out" > "$tmp/printed.mlir"
+out=$("$HLX" run "$tmp/printed.mlir" 2>&1)
+expect "printed program runs" "$out" '^result 0: f32\[2,3\]'
+
+out=$("$HLX" frobnicate 2>&1); rc=$?
+expect "unknown command" "$out" "unknown command"
+[ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }
+
+echo "cli_test: $fails failures"
+[ "$fails" -eq 0 ]
