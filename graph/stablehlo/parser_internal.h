@@ -11,6 +11,64 @@
 #include "base/status.h"
 #include "graph/ir.h"
 
+/* Internal symbols get a library prefix at link time. */
+#define lx_init hlx_shlo_lx_init
+#define lx_peek hlx_shlo_lx_peek
+#define lx_next hlx_shlo_lx_next
+#define lx_skip_ws hlx_shlo_lx_skip_ws
+#define lx_char hlx_shlo_lx_char
+#define lx_advance hlx_shlo_lx_advance
+#define lx_save hlx_shlo_lx_save
+#define lx_restore hlx_shlo_lx_restore
+#define lx_col hlx_shlo_lx_col
+#define tok_is hlx_shlo_tok_is
+#define tok_punct hlx_shlo_tok_punct
+#define lit_hexval hlx_shlo_lit_hexval
+#define lit_int_text hlx_shlo_lit_int_text
+#define lit_is_hex hlx_shlo_lit_is_hex
+#define lit_to_float hlx_shlo_lit_to_float
+#define perr_tok hlx_shlo_perr_tok
+#define perr_at hlx_shlo_perr_at
+#define perr_unsupported hlx_shlo_perr_unsupported
+#define expect_punct hlx_shlo_expect_punct
+#define accept_punct hlx_shlo_accept_punct
+#define accept_bare hlx_shlo_accept_bare
+#define peek_punct hlx_shlo_peek_punct
+#define peek_bare hlx_shlo_peek_bare
+#define pa_alloc hlx_shlo_pa_alloc
+#define pa_strndup hlx_shlo_pa_strndup
+#define pa_push hlx_shlo_pa_push
+#define parse_type hlx_shlo_parse_type
+#define make_scalar_type hlx_shlo_make_scalar_type
+#define make_tensor_type hlx_shlo_make_tensor_type
+#define parse_attr hlx_shlo_parse_attr
+#define parse_attr_dict hlx_shlo_parse_attr_dict
+#define parse_dense_after_kw hlx_shlo_parse_dense_after_kw
+#define parse_int_literal hlx_shlo_parse_int_literal
+#define parse_float_literal hlx_shlo_parse_float_literal
+#define parse_i64_list hlx_shlo_parse_i64_list
+#define make_i64_array hlx_shlo_make_i64_array
+#define make_int_attr hlx_shlo_make_int_attr
+#define make_enum_attr hlx_shlo_make_enum_attr
+#define make_string_attr hlx_shlo_make_string_attr
+#define decode_string hlx_shlo_decode_string
+#define add_attr hlx_shlo_add_attr
+#define parse_conv_dims_body hlx_shlo_parse_conv_dims_body
+#define parse_struct_fields hlx_shlo_parse_struct_fields
+#define skip_loc hlx_shlo_skip_loc
+#define find_alias hlx_shlo_find_alias
+#define parse_value_use hlx_shlo_parse_value_use
+#define ob_add_operand hlx_shlo_ob_add_operand
+#define ob_add_attr hlx_shlo_ob_add_attr
+#define ob_set_results hlx_shlo_ob_set_results
+#define parse_region hlx_shlo_parse_region
+#define ob_add_region hlx_shlo_ob_add_region
+#define new_value hlx_shlo_new_value
+#define new_op hlx_shlo_new_op
+#define parse_type_list hlx_shlo_parse_type_list
+#define parse_signature hlx_shlo_parse_signature
+#define parse_pretty_op hlx_shlo_parse_pretty_op
+
 /* ---- Lexer ---------------------------------------------------------------- */
 typedef enum tok_kind_t {
   TK_EOF,
@@ -63,6 +121,12 @@ int lx_col(const lexer_t* lx);
 
 bool tok_is(tok_t t, const char* s); /* exact text match */
 bool tok_punct(tok_t t, const char* s);
+
+/* ---- Literals (parse_literal.c) ----------------------------------------- */
+int lit_hexval(char c); /* -1 if not a hex digit */
+/* [-]decimal or [-]0x hex text -> magnitude and sign; false on overflow. */
+bool lit_int_text(const char* s, size_t n, uint64_t* mag, bool* neg);
+bool lit_is_hex(const char* s, size_t n);
 
 /* ---- Parser ------------------------------------------------------------- */
 typedef struct sym_t {
@@ -146,6 +210,10 @@ bool parse_attr_dict(parser_t* p, hlx_named_attr_t** list, int32_t* n,
                      int32_t* cap);
 hlx_attr_t* parse_dense_after_kw(parser_t* p, tok_t kw); /* after `dense` */
 bool parse_int_literal(parser_t* p, int64_t* out);       /* [-]N */
+/* A float literal (decimal, hex bit pattern of dt, inf, nan) -> double, or
+ * raw bits (*is_bits) for hex. */
+bool lit_to_float(parser_t* p, const lit_t* l, hlx_dtype_t dt, double* d,
+                  uint64_t* bits, bool* is_bits);
 bool parse_float_literal(parser_t* p, double* out);      /* [-]N[.N][eN] */
 bool parse_i64_list(parser_t* p, int64_t** out, int32_t* n); /* [1, 2] */
 hlx_attr_t* make_i64_array(parser_t* p, const int64_t* v, int32_t n,

@@ -91,6 +91,16 @@ TEST(Literals, Integers) {
             "");
   EXPECT_NE(ParseError("func.func @f() {\n  %0 = stablehlo.constant dense<-1> : tensor<ui64>\n}"),
             "");
+  // Nested lists must match the shape.
+  EXPECT_NE(ParseError("func.func @f() {\n  %0 = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> "
+                       ": tensor<3x2xi32>\n}"),
+            "");
+  EXPECT_NE(ParseError("func.func @f() {\n  %0 = stablehlo.constant dense<[[1, 2], [3]]> "
+                       ": tensor<2x2xi32>\n}"),
+            "");
+  EXPECT_NE(ParseError("func.func @f() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<3xi32>\n}"),
+            "");
+  EXPECT_EQ(DenseAs<int8_t>("[[], []]", "tensor<2x0xi8>").size(), 0u);
 }
 
 TEST(Literals, Floats) {
