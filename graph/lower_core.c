@@ -269,19 +269,7 @@ static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (idx < 0)
     return hlx_op_error(op, HLX_STATUS_NOT_FOUND, "no function named @%s",
                         callee->str);
-  const hlx_func_t* f = m->funcs[idx];
-  if (f->num_args != op->num_operands || f->num_results != op->num_results)
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "@%s takes %d arguments and returns %d results, the "
-                        "call has %d operands and %d results",
-                        f->name, f->num_args, f->num_results,
-                        op->num_operands, op->num_results);
-  for (int32_t i = 0; i < f->num_args; i++)
-    if (!hlx_type_equal(f->body->blocks[0]->args[i]->type,
-                        op->operands[i]->type))
-      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "operand #%d's type differs from @%s's argument", i,
-                          f->name);
+  /* Arity and types were checked by the verifier (graph/verify.c). */
   call_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->lm = c->lm;

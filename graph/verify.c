@@ -72,6 +72,12 @@ static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
                           "the call has %d operands and %d results",
                           f->name, f->num_args, f->num_results,
                           op->num_operands, op->num_results);
+    for (int32_t i = 0; i < f->num_args; i++)
+      if (!hlx_type_equal(f->body->blocks[0]->args[i]->type,
+                          op->operands[i]->type))
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "operand #%d's type differs from @%s's argument",
+                            i, f->name);
     for (int32_t i = 0; i < f->num_results; i++)
       if (!hlx_type_equal(f->result_types[i], op->results[i]->type))
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
