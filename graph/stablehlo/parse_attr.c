@@ -379,6 +379,7 @@ bool parse_attr_dict(parser_t* p, hlx_named_attr_t** list, int32_t* n,
     } else if (k.kind == TK_STRING) {
       size_t len;
       if (!decode_string(p, k, &name, &len)) return false;
+      if (strlen(name) != len) return perr_tok(p, k, "attribute name without NUL");
     } else {
       return perr_tok(p, k, "attribute name");
     }
@@ -710,6 +711,10 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
         tok_t st = {TK_STRING, s, n, t.line, t.col};
         size_t len;
         if (!decode_string(p, st, &dec, &len)) break;
+        if (strlen(dec) != len) {
+          perr_tok(p, t, "symbol without NUL");
+          break;
+        }
       }
       while (peek_punct(p, ":")) {
         lex_state_t save = lx_save(&p->lx);

@@ -397,6 +397,7 @@ static bool parse_symbol_call(parser_t* p, op_builder_t* b, const char* attr_nam
   if (s.n > 1 && s.p[1] == '"') {
     tok_t st = {TK_STRING, s.p + 1, s.n - 1, s.line, s.col};
     if (!decode_string(p, st, &name, &len)) return false;
+    if (!as_string && strlen(name) != len) return perr_tok(p, s, "symbol without NUL");
   } else {
     len = s.n - 1;
     name = pa_strndup(p, s.p + 1, len);

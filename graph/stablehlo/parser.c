@@ -582,6 +582,22 @@ static bool parse_operation(parser_t* p, hlx_block_t* blk, int32_t* cap) {
 }
 
 /* ---- Functions and modules ---------------------------------------------------- */
+/* @name or @"quoted name" -> arena string without '@'. */
+static bool symbol_name(parser_t* p, tok_t t, const char** out) {
+  if (t.n > 1 && t.p[1] == '"') {
+    tok_t st = {TK_STRING, t.p + 1, t.n - 1, t.line, t.col};
+    char* s;
+    size_t len;
+    if (!decode_string(p, st, &s, &len)) return false;
+    if (strlen(s) != len) return perr_at(p, t.line, t.col, "NUL in symbol name");
+    *out = s;
+    return true;
+  }
+  char* s = pa_strndup(p, t.p + 1, t.n - 1);
+  *out = s;
+  return s != NULL;
+}
+
 static bool parse_func(parser_t* p, tok_t kw) {
   hlx_func_t* f = pa_alloc(p, sizeof(*f));
   if (!f) return false;
@@ -593,16 +609,7 @@ static bool parse_func(parser_t* p, tok_t kw) {
   else if (accept_bare(p, "nested")) f->is_public = false;
   tok_t nm = lx_next(&p->lx);
   if (nm.kind != TK_AT) return perr_tok(p, nm, "function name");
-  if (nm.n > 1 && nm.p[1] == '"') {
-    tok_t st = {TK_STRING, nm.p + 1, nm.n - 1, nm.line, nm.col};
-    char* s;
-    size_t len;
-    if (!decode_string(p, st, &s, &len)) return false;
-    f->name = s;
-  } else {
-    f->name = pa_strndup(p, nm.p + 1, nm.n - 1);
-    if (!f->name) return false;
-  }
+  if (!symbol_name(p, nm, &f->name)) return false;
   p->func = f;
   /* Body region + block; arguments are its block arguments. */
   hlx_region_t* r = pa_alloc(p, sizeof(*r));
@@ -771,8 +778,7 @@ static bool parse_top(parser_t* p) {
       tok_t n = lx_peek(&p->lx);
       if (n.kind == TK_AT) {
         lx_next(&p->lx);
-        p->m->name = pa_strndup(p, n.p + 1, n.n - 1);
-        if (!p->m->name) return false;
+        if (!symbol_name(p, n, &p->m->name)) return false;
       }
       if (accept_bare(p, "attributes")) {
         int32_t cap = 0;

@@ -481,6 +481,14 @@ func.func @g(%a: tensor<2xf64>) -> tensor<2xf64> {
   EXPECT_EQ(Op(m.get(), 0, 1)->code, HLX_OP_FUNC_RETURN);
 }
 
+TEST(Generic, QuotedSymbols) {
+  ModulePtr m;
+  MustParse("module @\"2 mod\" {\n  func.func @\"f g\"() {\n    func.return\n  }\n}\n", &m);
+  ASSERT_NE(m.get(), nullptr);
+  EXPECT_STREQ(m.get()->name, "2 mod");
+  EXPECT_STREQ(m.get()->funcs[0]->name, "f g");
+}
+
 TEST(Errors, Messages) {
   std::string e = ParseError("func.func @f() {\n  %0 = stablehlo.add %x, %y : tensor<f32>\n}\n");
   EXPECT_NE(e.find("test.mlir:2:"), std::string::npos) << e;
