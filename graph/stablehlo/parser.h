@@ -59,8 +59,8 @@
  *  - Regions: while -> regions[0] = cond, regions[1] = body (both blocks
  *    take the iteration values as arguments); if -> [true, false]; case ->
  *    the branches; reduce (both the `applies` form, whose body is
- *    synthesized: block args of rank-0 tensors of the input element types,
- *    one op, stablehlo.return) and `reducer(...)` form -> regions[0] with
+ *    synthesized: block args (acc..., x...) typed like the rank-0 init
+ *    values, one op, stablehlo.return) and `reducer(...)` form -> regions[0] with
  *    block args (acc_0..acc_{n-1}, x_0..x_{n-1}).
  *  - check ops: check.expect_eq_const / expect_almost_eq_const -> `value`
  *    DENSE; `tolerance` FLOAT (: f64); expect_close max_ulp_difference INT
