@@ -175,6 +175,8 @@ static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                           "permutation is not a permutation of [0, %d)",
                           in->rank);
     seen[perm[j]] = true;
+  }
+  for (int32_t j = 0; j < np; j++) {
     if (out->dims[j] != in->dims[perm[j]])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                           "result dim %d has size %lld, operand dim %lld has "

@@ -1,0 +1,185 @@
+// One negative test per rule the verifier and the lowering of the core op
+// families (elementwise, data movement, reduce, dot, control flow, calls)
+// enforce: each broken rule must give a status that names the op and the
+// rule, never a crash.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "api/hlx.h"
+
+namespace {
+
+struct Case {
+  const char* name;
+  const char* program;
+  const char* op;    // must appear in the message
+  const char* rule;  // must appear in the message
+};
+
+std::string CompileError(const char* text) {
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  hlx_status_t s = hlx_program_parse(text, strlen(text), "t.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  std::string msg = s ? hlx_status_get_message(s) : "";
+  hlx_status_release(s);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return msg;
+}
+
+const Case kCases[] = {
+    {"add_mixed_types",
+     R"(func.func @main(%a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<2xf32> {
+       %0 = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.add", "element types f32 and f64"},
+    {"add_shape_mismatch",
+     R"(func.func @main(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.add", "shape differs"},
+    {"sqrt_of_int",
+     R"(func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
+       %0 = stablehlo.sqrt %a : tensor<2xi32>
+       return %0 : tensor<2xi32> })",
+     "stablehlo.sqrt", "element type i32 is not allowed"},
+    {"is_finite_result_type",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.is_finite"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.is_finite", "the op produces i1"},
+    {"compare_bad_direction",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xi1> {
+       %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction XX>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+       return %0 : tensor<2xi1> })",
+     "stablehlo.compare", "comparison_direction must be one of"},
+    {"select_pred_type",
+     R"(func.func @main(%p: tensor<2xi32>, %a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.select"(%p, %a, %a) : (tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.select", "pred must have element type i1"},
+    {"select_pred_shape",
+     R"(func.func @main(%p: tensor<3xi1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.select"(%p, %a, %a) : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.select", "pred must be a scalar or have the operands' shape"},
+    {"clamp_bound_shape",
+     R"(func.func @main(%lo: tensor<3xf32>, %a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.clamp"(%lo, %a, %a) : (tensor<3xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.clamp", "min must be a scalar or have the operand's type"},
+    {"reduce_precision_exponent",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 0 : i32, mantissa_bits = 2 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.reduce_precision", "exponent_bits must be >= 1"},
+    {"broadcast_dims_count",
+     R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x3xf32> {
+       %0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<3xf32>) -> tensor<2x3xf32>
+       return %0 : tensor<2x3xf32> })",
+     "stablehlo.broadcast_in_dim", "broadcast_dimensions has 2 entries"},
+    {"broadcast_size",
+     R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x4xf32> {
+       %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>
+       return %0 : tensor<2x4xf32> })",
+     "stablehlo.broadcast_in_dim", "must be equal or 1"},
+    {"transpose_not_permutation",
+     R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+       %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+       return %0 : tensor<3x2xf32> })",
+     "stablehlo.transpose", "not a permutation"},
+    {"slice_limit_beyond_size",
+     R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 5>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.slice", "limit (5) <= size (4)"},
+    {"reverse_repeated_dim",
+     R"(func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+       %0 = stablehlo.reverse %a, dims = [0, 0] : tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.reverse", "out of range or repeated"},
+    {"concatenate_sizes",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<5xf32> {
+       %0 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>
+       return %0 : tensor<5xf32> })",
+     "stablehlo.concatenate", "add up to 4 along dim 0"},
+    {"pad_negative_interior",
+     R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<2xf32> {
+       %0 = stablehlo.pad %a, %v, low = [0], high = [1], interior = [-1] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.pad", "interior_padding[0] = -1 must be >= 0"},
+    {"iota_dimension",
+     R"(func.func @main() -> tensor<4xf32> {
+       %0 = stablehlo.iota dim = 1 : tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.iota", "iota_dimension 1 is out of range"},
+    {"dynamic_slice_size",
+     R"(func.func @main(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
+       %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
+       return %0 : tensor<5xf32> })",
+     "stablehlo.dynamic_slice", "window size 5 exceeds operand size 4"},
+    {"reduce_dimension_range",
+     R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+       %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.reduce", "dimensions[0] = 1 is out of range"},
+    {"dot_contracting_sizes",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+       %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+       return %0 : tensor<2x5xf32> })",
+     "stablehlo.dot_general", "lhs contracting dim 1 has size 3, rhs dim 0 has 4"},
+    {"dot_result_shape",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x6xf32> {
+       %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x6xf32>
+       return %0 : tensor<2x6xf32> })",
+     "stablehlo.dot_general", "result shape is not"},
+    {"if_pred_not_scalar",
+     R"(func.func @main(%p: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
+       %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %a : tensor<f32> }) : (tensor<2xi1>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.if", "selector must be a tensor<i1> scalar"},
+    {"call_unknown_function",
+     R"(func.func @main(%a: tensor<f32>) -> tensor<f32> {
+       %0 = func.call @nowhere(%a) : (tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "func.call", "no function named @nowhere"},
+    {"call_arity",
+     R"(func.func @f(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> { return %a : tensor<f32> }
+       func.func @main(%a: tensor<f32>) -> tensor<f32> {
+       %0 = func.call @f(%a) : (tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "func.call", "@f takes 2 arguments"},
+    {"return_type",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<3xf32> {
+       return %a : tensor<2xf32> })",
+     "func.return", "differs from @main's result #0"},
+    {"unknown_custom_call",
+     R"(func.func @main(%a: tensor<f32>) -> tensor<f32> {
+       %0 = stablehlo.custom_call @my_kernel(%a) : (tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.custom_call", "unknown custom_call target 'my_kernel'"},
+    {"elided_constant",
+     R"(func.func @main() -> tensor<2xf32> {
+       %0 = stablehlo.constant dense_resource<__elided__> : tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.constant", "--fill-elided"},
+};
+
+class CoreRules : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CoreRules, BrokenRuleIsANamedError) {
+  const Case& c = GetParam();
+  std::string msg = CompileError(c.program);
+  ASSERT_FALSE(msg.empty()) << c.name << " compiled without error";
+  EXPECT_NE(msg.find(c.op), std::string::npos) << msg;
+  EXPECT_NE(msg.find(c.rule), std::string::npos) << msg;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, CoreRules, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           return std::string(i.param.name);
+                         });
+
+}  // namespace
