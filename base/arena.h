@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hlx_arena_chunk_t hlx_arena_chunk_t;
 typedef struct hlx_arena_t {
   hlx_arena_chunk_t* head;
@@ -17,5 +21,9 @@ void hlx_arena_release(hlx_arena_t* a);
 void* hlx_arena_alloc(hlx_arena_t* a, size_t bytes);
 void* hlx_arena_alloc_array(hlx_arena_t* a, size_t n, size_t elem);
 char* hlx_arena_strndup(hlx_arena_t* a, const char* s, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HLX_BASE_ARENA_H_ */

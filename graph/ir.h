@@ -17,6 +17,10 @@
 #include "base/status.h"
 #include "base/arena.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- Opcodes ------------------------------------------------------------ */
 typedef enum hlx_opcode_t {
 #define HLX_OP(id, text) HLX_OP_##id,
@@ -201,5 +205,9 @@ const hlx_attr_t* hlx_op_attr(const hlx_op_t* op, const char* name);
 const hlx_attr_t* hlx_attr_dict_get(const hlx_attr_t* dict, const char* name);
 const hlx_attr_t* hlx_named_attrs_get(const hlx_named_attr_t* a, int32_t n,
                                       const char* name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HLX_GRAPH_IR_H_ */
