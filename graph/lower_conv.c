@@ -1,6 +1,514 @@
-/* Lowering of the conv op family (filled in by its owner). */
+/* convolution and dynamic_conv: operands are permuted into the canonical
+ * layouts of kernels/conv.h (lhs [b, spatial..., f], rhs [spatial..., i,
+ * o]) and widened into a compute type (f64 / s64 / c128, like
+ * dot_general); the result is computed as [b, spatial..., f], narrowed into
+ * the result's element type (which may differ from the operands': the
+ * preferred element type) and permuted into the result's layout.
+ * dynamic_conv reads its padding operand at run time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "graph/lower_internal.h"
+#include "kernels/conv.h"
+#include "kernels/data_movement.h"
+#include "kernels/elementwise.h"
+
+typedef struct perm_t {
+  hlx_dtype_t dtype;
+  int32_t rank;
+  int64_t dims[HLX_MAX_RANK];    /* permuted dims */
+  int64_t strides[HLX_MAX_RANK]; /* source strides in permuted order */
+} perm_t;
+
+typedef struct conv_args_t {
+  perm_t lhs, rhs;
+  perm_t out;           /* canonical dims, destination strides */
+  hlx_conv_params_t p;
+  hlx_dtype_t compute;
+  int64_t pad_hi[HLX_CONV_MAX_SPATIAL];
+  bool dynamic_padding; /* dynamic_conv: read in[2] */
+  hlx_dtype_t pad_dtype;
+} conv_args_t;
+
+static int64_t count(const perm_t* p) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < p->rank; i++) n *= p->dims[i];
+  return n;
+}
+
+/* Permutes and widens one operand into dst (compute type). */
+static bool canonicalize(const perm_t* c, hlx_dtype_t compute, const void* src,
+                         void* dst) {
+  size_t n = (size_t)count(c), es = hlx_dtype_size(c->dtype);
+  void* tmp = malloc(n * es + 16);
+  if (!tmp) return false;
+  int64_t rs[HLX_MAX_RANK];
+  hlx_row_major_strides(c->rank, c->dims, rs);
+  hlx_ref_copy_strided(es, c->rank, c->dims, src, c->strides, tmp, rs);
+  bool ok = hlx_ref_convert(c->dtype, tmp, compute, dst, n);
+  free(tmp);
+  return ok;
+}
+
+static hlx_status_t run_conv(const void* args, void* const* in,
+                             void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const conv_args_t* a = args;
+  hlx_conv_params_t p = a->p;
+  if (a->dynamic_padding) {
+    int32_t ns = p.num_spatial;
+    int64_t pad[2 * HLX_CONV_MAX_SPATIAL + 1];
+    if (!hlx_ref_convert(a->pad_dtype, in[2], HLX_DTYPE_S64, pad,
+                         (size_t)(2 * ns)))
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "dynamic_conv: padding must be an integer tensor");
+    for (int32_t d = 0; d < ns; d++) {
+      p.pad_lo[d] = pad[2 * d];
+      int64_t nw = hlx_conv_num_windows(p.in_spatial[d], p.kernel_spatial[d],
+                                        p.stride[d], pad[2 * d],
+                                        pad[2 * d + 1], p.lhs_dilation[d],
+                                        p.rhs_dilation[d]);
+      if (nw != p.out_spatial[d])
+        return hlx_make_status(
+            HLX_STATUS_INVALID_ARGUMENT,
+            "dynamic_conv: (C25) padding [%lld, %lld] of spatial dimension "
+            "%d gives %lld windows, the result has %lld",
+            (long long)pad[2 * d], (long long)pad[2 * d + 1], d,
+            (long long)nw, (long long)p.out_spatial[d]);
+    }
+  }
+  size_t cs = hlx_dtype_size(a->compute);
+  size_t nl = (size_t)count(&a->lhs), nr = (size_t)count(&a->rhs),
+         no = (size_t)count(&a->out);
+  size_t os = hlx_dtype_size(a->out.dtype);
+  void* l = malloc(nl * cs + 16);
+  void* r = malloc(nr * cs + 16);
+  void* o = malloc(no * cs + 16);
+  void* t = malloc(no * os + 16);
+  hlx_status_t st = NULL;
+  if (!l || !r || !o || !t || !canonicalize(&a->lhs, a->compute, in[0], l) ||
+      !canonicalize(&a->rhs, a->compute, in[1], r)) {
+    st = hlx_status_oom();
+    goto done;
+  }
+  bool ok;
+  if (a->compute == HLX_DTYPE_F64)
+    ok = hlx_ref_conv_f64(&p, l, r, o);
+  else if (a->compute == HLX_DTYPE_S64)
+    ok = hlx_ref_conv_s64(&p, l, r, o);
+  else
+    ok = hlx_ref_conv_c128(&p, l, r, o);
+  if (!ok || !hlx_ref_convert(a->compute, o, a->out.dtype, t, no)) {
+    st = hlx_status_oom();
+    goto done;
+  }
+  int64_t rs[HLX_MAX_RANK];
+  hlx_row_major_strides(a->out.rank, a->out.dims, rs);
+  hlx_ref_copy_strided(os, a->out.rank, a->out.dims, t, rs, out[0],
+                       a->out.strides);
+done:
+  free(l);
+  free(r);
+  free(o);
+  free(t);
+  return st;
+}
+
+static bool int_field(const hlx_attr_t* dn, const char* name, int64_t* v) {
+  const hlx_attr_t* a = hlx_attr_dict_get(dn, name);
+  if (!a || a->kind != HLX_ATTR_INT) return false;
+  *v = a->i;
+  return true;
+}
+
+/* I64_ARRAY, ARRAY of INT, or an 8-byte integer DENSE. */
+static bool int_list(const hlx_attr_t* a, int64_t* out, int32_t* n) {
+  *n = 0;
+  if (!a) return false;
+  if (a->kind == HLX_ATTR_I64_ARRAY) {
+    if (a->count > HLX_MAX_RANK) return false;
+    if (a->count) memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
+    *n = a->count;
+    return true;
+  }
+  if (a->kind == HLX_ATTR_ARRAY) {
+    if (a->count > HLX_MAX_RANK) return false;
+    for (int32_t i = 0; i < a->count; i++) {
+      if (a->items[i]->kind != HLX_ATTR_INT) return false;
+      out[i] = a->items[i]->i;
+    }
+    *n = a->count;
+    return true;
+  }
+  if (a->kind == HLX_ATTR_DENSE && a->type) {
+    int64_t cnt = hlx_type_num_elements(a->type);
+    if (cnt < 0 || cnt > HLX_MAX_RANK) return false;
+    if (!hlx_dtype_is_int(a->type->dtype) && !hlx_dtype_is_pred(a->type->dtype))
+      return false;
+    if (!hlx_ref_convert(a->type->dtype, a->dense, HLX_DTYPE_S64, out,
+                         (size_t)cnt))
+      return false;
+    *n = (int32_t)cnt;
+    return true;
+  }
+  return false;
+}
+
+/* Optional per-spatial-dimension attribute, default dflt, values >= min. */
+static hlx_status_t spatial_attr(const hlx_op_t* op, const char* name,
+                                 int32_t ns, int64_t dflt, int64_t min,
+                                 const char* size_rule, const char* value_rule,
+                                 int64_t* out) {
+  const hlx_attr_t* a = hlx_op_attr(op, name);
+  if (!a) {
+    for (int32_t d = 0; d < ns; d++) out[d] = dflt;
+    return NULL;
+  }
+  int64_t v[HLX_MAX_RANK];
+  int32_t n;
+  if (!int_list(a, v, &n))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "attribute '%s' must be an integer array", name);
+  if (n != ns)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "%s: size(%s) = %d must be N - 2 = %d", size_rule, name,
+                        n, ns);
+  for (int32_t d = 0; d < ns; d++) {
+    if (v[d] < min)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "%s: %s[%d] = %lld must be >= %lld", value_rule, name,
+                          d, (long long)v[d], (long long)min);
+    out[d] = v[d];
+  }
+  return NULL;
+}
+
+static hlx_dtype_t compute_type(hlx_dtype_t t) {
+  if (hlx_dtype_is_complex(t)) return HLX_DTYPE_C128;
+  if (hlx_dtype_is_float(t)) return HLX_DTYPE_F64;
+  return HLX_DTYPE_S64;
+}
+
+/* Checks a dimension list (first, spatial..., last) is a permutation of
+ * 0..rank-1. */
+static bool unique_dims(int64_t a, const int64_t* sp, int32_t ns, int64_t b,
+                        int32_t rank) {
+  bool used[HLX_MAX_RANK] = {false};
+  int64_t all[HLX_MAX_RANK + 2];
+  int32_t k = 0;
+  all[k++] = a;
+  for (int32_t i = 0; i < ns; i++) all[k++] = sp[i];
+  all[k++] = b;
+  if (k != rank) return false;
+  for (int32_t i = 0; i < k; i++) {
+    if (all[i] < 0 || all[i] >= rank || used[all[i]]) return false;
+    used[all[i]] = true;
+  }
+  return true;
+}
+
+/* Permuted view of t in `order` (row-major source strides). */
+static void make_perm(const hlx_type_t* t, const int64_t* order, perm_t* p) {
+  int64_t rs[HLX_MAX_RANK];
+  hlx_row_major_strides(t->rank, t->dims, rs);
+  p->dtype = t->dtype;
+  p->rank = t->rank;
+  for (int32_t i = 0; i < t->rank; i++) {
+    p->dims[i] = t->dims[order[i]];
+    p->strides[i] = rs[order[i]];
+  }
+}
+
+static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                      bool dynamic) {
+  int32_t want_ops = dynamic ? 3 : 2;
+  if (op->num_operands != want_ops || op->num_results != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "takes %d operands and one result", want_ops);
+  const hlx_type_t* l = hlx_static_tensor(op->operands[0]);
+  const hlx_type_t* r = hlx_static_tensor(op->operands[1]);
+  const hlx_type_t* o = hlx_static_tensor(op->results[0]);
+  if (!l || !r || !o)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  if (l->quant || r->quant || o->quant)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: quantized operands");
+  int32_t N = l->rank;
+  if (r->rank != N)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) rank(lhs) = %d must equal rank(rhs) = %d", N,
+                        r->rank);
+  if (N < 2 || N - 2 > HLX_CONV_MAX_SPATIAL)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operands must have rank 2 .. %d, got %d",
+                        HLX_CONV_MAX_SPATIAL + 2, N);
+  if (o->rank != N)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C26) rank(result) = %d must be %d", o->rank, N);
+  if (l->dtype != r->dtype)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C27) lhs has element type %s, rhs has %s",
+                        hlx_dtype_name(l->dtype), hlx_dtype_name(r->dtype));
+  if (hlx_dtype_is_complex(l->dtype) != hlx_dtype_is_complex(o->dtype) &&
+      hlx_dtype_is_complex(l->dtype))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C27) result element type %s cannot hold the %s "
+                        "products",
+                        hlx_dtype_name(o->dtype), hlx_dtype_name(l->dtype));
+  int32_t ns = N - 2;
+
+  const hlx_attr_t* dn = hlx_op_attr(op, "dimension_numbers");
+  if (!dn || dn->kind != HLX_ATTR_STRUCT)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "missing attribute 'dimension_numbers'");
+  int64_t ib, ifd, kif, kof, ob, of;
+  int64_t isp[HLX_MAX_RANK], ksp[HLX_MAX_RANK], osp[HLX_MAX_RANK];
+  int32_t nis, nks, nos;
+  if (!int_field(dn, "input_batch_dimension", &ib) ||
+      !int_field(dn, "input_feature_dimension", &ifd) ||
+      !int_field(dn, "kernel_input_feature_dimension", &kif) ||
+      !int_field(dn, "kernel_output_feature_dimension", &kof) ||
+      !int_field(dn, "output_batch_dimension", &ob) ||
+      !int_field(dn, "output_feature_dimension", &of))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "dimension_numbers misses a batch/feature dimension");
+  if (!int_list(hlx_attr_dict_get(dn, "input_spatial_dimensions"), isp, &nis))
+    nis = -1;
+  if (!int_list(hlx_attr_dict_get(dn, "kernel_spatial_dimensions"), ksp, &nks))
+    nks = -1;
+  if (!int_list(hlx_attr_dict_get(dn, "output_spatial_dimensions"), osp, &nos))
+    nos = -1;
+  /* Absent spatial lists are empty (rank-2 convolutions). */
+  if (nis < 0 && !hlx_attr_dict_get(dn, "input_spatial_dimensions")) nis = 0;
+  if (nks < 0 && !hlx_attr_dict_get(dn, "kernel_spatial_dimensions")) nks = 0;
+  if (nos < 0 && !hlx_attr_dict_get(dn, "output_spatial_dimensions")) nos = 0;
+  if (nis != ns)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C12) size(input_spatial_dimensions) = %d must be "
+                        "N - 2 = %d",
+                        nis, ns);
+  if (nks != ns)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C17) size(kernel_spatial_dimensions) = %d must be "
+                        "N - 2 = %d",
+                        nks, ns);
+  if (nos != ns)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C19) size(output_spatial_dimensions) = %d must be "
+                        "N - 2 = %d",
+                        nos, ns);
+  if (!unique_dims(ib, isp, ns, ifd, N))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C13) input dimensions must be unique and in [0, %d)",
+                        N);
+  {
+    /* kernel_dimensions = spatial + [i] + [o] */
+    int64_t ks2[HLX_MAX_RANK];
+    for (int32_t i = 0; i < ns; i++) ks2[i] = ksp[i];
+    ks2[ns] = kif;
+    if (!unique_dims(ks2[0], ks2 + 1, ns, kof, N) &&
+        !(ns == 0 && unique_dims(kif, NULL, 0, kof, N)))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C18) kernel dimensions must be unique and in "
+                          "[0, %d)",
+                          N);
+  }
+  if (!unique_dims(ob, osp, ns, of, N))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C20) output dimensions must be unique and in "
+                        "[0, %d)",
+                        N);
+
+  int64_t G, B;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "feature_group_count", false, 1, &G));
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "batch_group_count", false, 1, &B));
+  if (G <= 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C21) feature_group_count = %lld must be > 0",
+                        (long long)G);
+  if (B <= 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C22) batch_group_count = %lld must be > 0",
+                        (long long)B);
+  if (G != 1 && B != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C23) feature_group_count = %lld and "
+                        "batch_group_count = %lld: one must be 1",
+                        (long long)G, (long long)B);
+  const hlx_attr_t* pc = hlx_op_attr(op, "precision_config");
+  if (pc && pc->kind == HLX_ATTR_ARRAY && pc->count != 2 && pc->count != 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C24) size(precision_config) = %d must be 2",
+                        pc->count);
+
+  int64_t lb = l->dims[ib], lf = l->dims[ifd];
+  int64_t ki = r->dims[kif], ko = r->dims[kof];
+  if (lb % B)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C10) lhs batch size %lld is not a multiple of "
+                        "batch_group_count %lld",
+                        (long long)lb, (long long)B);
+  if (lf % G)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C11) lhs feature size %lld is not a multiple of "
+                        "feature_group_count %lld",
+                        (long long)lf, (long long)G);
+  if (ki != lf / G)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C14) rhs input feature size %lld must be lhs feature "
+                        "size %lld / feature_group_count %lld",
+                        (long long)ki, (long long)lf, (long long)G);
+  if (ko % B)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C15) rhs output feature size %lld is not a multiple "
+                        "of batch_group_count %lld",
+                        (long long)ko, (long long)B);
+  if (ko % G)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C16) rhs output feature size %lld is not a multiple "
+                        "of feature_group_count %lld",
+                        (long long)ko, (long long)G);
+
+  conv_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  memset(a, 0, sizeof(*a));
+  hlx_conv_params_t* p = &a->p;
+  p->num_spatial = ns;
+  p->batch = lb;
+  p->in_features = lf;
+  p->out_features = ko;
+  p->kernel_in_features = ki;
+  p->feature_group_count = G;
+  p->batch_group_count = B;
+  HLX_RETURN_IF_ERROR(spatial_attr(op, "window_strides", ns, 1, 1, "(C2)",
+                                   "(C3)", p->stride));
+  HLX_RETURN_IF_ERROR(spatial_attr(op, "lhs_dilation", ns, 1, 1, "(C5)",
+                                   "(C6)", p->lhs_dilation));
+  HLX_RETURN_IF_ERROR(spatial_attr(op, "rhs_dilation", ns, 1, 1, "(C7)",
+                                   "(C8)", p->rhs_dilation));
+  int64_t rev[HLX_MAX_RANK];
+  HLX_RETURN_IF_ERROR(spatial_attr(op, "window_reversal", ns, 0, 0, "(C9)",
+                                   "(C9)", rev));
+  for (int32_t d = 0; d < ns; d++) p->reversal[d] = rev[d] != 0;
+  bool pad_known = true;
+  if (dynamic) {
+    const hlx_type_t* pt = hlx_static_tensor(op->operands[2]);
+    if (!pt || pt->rank != 2 || pt->dims[0] != ns || pt->dims[1] != 2 ||
+        !hlx_dtype_is_int(pt->dtype) || pt->quant)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C4) padding must be an integer tensor of shape "
+                          "[%d, 2]",
+                          ns);
+    a->dynamic_padding = true;
+    a->pad_dtype = pt->dtype;
+    pad_known = false;
+  } else {
+    const hlx_attr_t* pa = hlx_op_attr(op, "padding");
+    int64_t pv[2 * HLX_MAX_RANK];
+    int32_t np = 0;
+    if (pa) {
+      bool ok = false;
+      if (pa->kind == HLX_ATTR_DENSE && pa->type &&
+          (hlx_dtype_is_int(pa->type->dtype))) {
+        int64_t cnt = hlx_type_num_elements(pa->type);
+        ok = pa->type->rank == 2 && pa->type->dims[0] == ns &&
+             pa->type->dims[1] == 2 && cnt == 2 * ns &&
+             hlx_ref_convert(pa->type->dtype, pa->dense, HLX_DTYPE_S64, pv,
+                             (size_t)cnt);
+        np = (int32_t)cnt;
+      } else if (pa->kind == HLX_ATTR_I64_ARRAY && pa->count == 2 * ns) {
+        if (pa->count) memcpy(pv, pa->ints, sizeof(int64_t) * (size_t)pa->count);
+        np = pa->count;
+        ok = true;
+      }
+      if (!ok)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C4) shape(padding) must be [%d, 2]", ns);
+    }
+    for (int32_t d = 0; d < ns; d++) {
+      p->pad_lo[d] = np ? pv[2 * d] : 0;
+      a->pad_hi[d] = np ? pv[2 * d + 1] : 0;
+    }
+  }
+  /* (C25) result shape. */
+  for (int32_t d = 0; d < ns; d++) {
+    p->in_spatial[d] = l->dims[isp[d]];
+    p->kernel_spatial[d] = r->dims[ksp[d]];
+    p->out_spatial[d] = o->dims[osp[d]];
+    if (pad_known) {
+      int64_t nw = hlx_conv_num_windows(p->in_spatial[d], p->kernel_spatial[d],
+                                        p->stride[d], p->pad_lo[d],
+                                        a->pad_hi[d], p->lhs_dilation[d],
+                                        p->rhs_dilation[d]);
+      if (nw < 0)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C25) window arithmetic overflows in spatial "
+                            "dimension %d",
+                            d);
+      if (nw != p->out_spatial[d])
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C25) result dimension %lld (spatial %d) has "
+                            "size %lld, expected %lld windows",
+                            (long long)osp[d], d, (long long)p->out_spatial[d],
+                            (long long)nw);
+    } else if (p->out_spatial[d] < 0) {
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C25) bad result size");
+    }
+  }
+  if (o->dims[ob] != lb / B)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C25) result batch dimension has size %lld, expected "
+                        "%lld (lhs batch / batch_group_count)",
+                        (long long)o->dims[ob], (long long)(lb / B));
+  if (o->dims[of] != ko)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C25) result feature dimension has size %lld, "
+                        "expected %lld (rhs output features)",
+                        (long long)o->dims[of], (long long)ko);
+
+  int64_t order[HLX_MAX_RANK];
+  order[0] = ib;
+  for (int32_t d = 0; d < ns; d++) order[1 + d] = isp[d];
+  order[N - 1] = ifd;
+  make_perm(l, order, &a->lhs);
+  for (int32_t d = 0; d < ns; d++) order[d] = ksp[d];
+  order[ns] = kif;
+  order[ns + 1] = kof;
+  make_perm(r, order, &a->rhs);
+  order[0] = ob;
+  for (int32_t d = 0; d < ns; d++) order[1 + d] = osp[d];
+  order[N - 1] = of;
+  make_perm(o, order, &a->out); /* strides: where canonical index lands */
+
+  hlx_dtype_t ct = HLX_DTYPE_S64;
+  hlx_dtype_t types[3] = {l->dtype, r->dtype, o->dtype};
+  for (int i = 0; i < 3; i++) {
+    hlx_dtype_t t = compute_type(types[i]);
+    if (t == HLX_DTYPE_C128 || (t == HLX_DTYPE_F64 && ct == HLX_DTYPE_S64))
+      ct = t;
+  }
+  a->compute = ct;
+
+  int32_t in[3], out;
+  for (int32_t i = 0; i < want_ops; i++)
+    HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  return hlx_lower_emit(c, op, run_conv, a, want_ops, in, 1, &out);
+}
+
+static hlx_status_t lower_convolution(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  return lower_conv_common(c, op, false);
+}
+
+static hlx_status_t lower_dynamic_conv(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  return lower_conv_common(c, op, true);
+}
 
 const hlx_lowering_t hlx_lowerings_conv[] = {
+    {HLX_OP_CONVOLUTION, lower_convolution},
+    {HLX_OP_DYNAMIC_CONV, lower_dynamic_conv},
     {HLX_OP_UNKNOWN, NULL},
 };
