@@ -7,6 +7,7 @@
 
 #include "graph/lower_internal.h"
 #include "graph/verify.h"
+#include "kernels/elementwise.h"
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -195,6 +196,30 @@ hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "attribute '%s' must be an integer", name);
   *out = a->i;
+  return NULL;
+}
+
+hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
+                                    int32_t max, int32_t* n) {
+  const hlx_value_t* v = op->operands[i];
+  const hlx_attr_t* val =
+      v->def && v->def->code == HLX_OP_CONSTANT ? hlx_op_attr(v->def, "value")
+                                                : NULL;
+  if (!val || val->kind != HLX_ATTR_DENSE || !val->type ||
+      !hlx_dtype_is_int(val->type->dtype))
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: operand #%d must be an integer constant "
+                        "(shapes computed at run time are not executed yet)",
+                        i);
+  size_t es = hlx_dtype_size(val->type->dtype);
+  size_t count = val->dense_bytes / es;
+  if (count > (size_t)max)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand #%d has more than %d entries", i, max);
+  if (!hlx_ref_convert(val->type->dtype, val->dense, HLX_DTYPE_S64, out,
+                       count))
+    return hlx_op_error(op, HLX_STATUS_INTERNAL, "cannot read operand #%d", i);
+  *n = (int32_t)count;
   return NULL;
 }
 

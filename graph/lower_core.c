@@ -257,11 +257,13 @@ hlx_status_t hlx_lower_flatten(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return flatten(c, op, results, out, n);
 }
 
-static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
-  const hlx_attr_t* callee = hlx_op_attr(op, "callee");
+/* A call of the function named by the SYMBOL attribute `attr`. */
+static hlx_status_t lower_call_of(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                  const char* attr) {
+  const hlx_attr_t* callee = hlx_op_attr(op, attr);
   if (!callee || callee->kind != HLX_ATTR_SYMBOL)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "missing attribute 'callee'");
+                        "missing attribute '%s'", attr);
   const hlx_module_t* m = c->lm->module;
   int32_t idx = -1;
   for (int32_t i = 0; i < m->num_funcs; i++)
@@ -269,7 +271,14 @@ static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (idx < 0)
     return hlx_op_error(op, HLX_STATUS_NOT_FOUND, "no function named @%s",
                         callee->str);
-  /* Arity and types were checked by the verifier (graph/verify.c). */
+  const hlx_func_t* f = m->funcs[idx];
+  /* func.call's signature rules are the verifier's; composite's are here. */
+  if (f->num_args != op->num_operands || f->num_results != op->num_results)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "@%s takes %d arguments and returns %d results, the "
+                        "op has %d operands and %d results",
+                        f->name, f->num_args, f->num_results,
+                        op->num_operands, op->num_results);
   call_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->lm = c->lm;
@@ -278,6 +287,41 @@ static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(flatten(c, op, false, &in, &nin));
   HLX_RETURN_IF_ERROR(flatten(c, op, true, &out, &nout));
   return hlx_lower_emit(c, op, run_call, a, nin, in, nout, out);
+}
+
+static hlx_status_t lower_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  return lower_call_of(c, op, "callee");
+}
+
+/* composite runs its decomposition function. */
+static hlx_status_t lower_composite(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  return lower_call_of(c, op, "decomposition");
+}
+
+/* get_dimension_size of a static shape is a constant. */
+static hlx_status_t lower_get_dimension_size(hlx_lower_ctx_t* c,
+                                             const hlx_op_t* op) {
+  const hlx_type_t* t = op->operands[0]->type;
+  int64_t dim;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
+  if (t->kind != HLX_TYPE_TENSOR || dim < 0 || dim >= t->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "dimension %lld is out of range for the operand",
+                        (long long)dim);
+  if (t->dims[dim] < 0)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  const hlx_type_t* r = op->results[0]->type;
+  if (r->kind != HLX_TYPE_TENSOR || r->rank != 0 || r->dtype != HLX_DTYPE_S32)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "result must be tensor<i32>");
+  int32_t slot;
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &slot));
+  int32_t* v = hlx_lower_alloc(c, sizeof(int32_t));
+  if (!v) return hlx_status_oom();
+  *v = (int32_t)t->dims[dim];
+  c->plan->slot_data[slot] = v;
+  return NULL;
 }
 
 const hlx_lowering_t hlx_lowerings_core[] = {
@@ -289,5 +333,8 @@ const hlx_lowering_t hlx_lowerings_core[] = {
     {HLX_OP_GET_TUPLE_ELEMENT, lower_get_tuple_element},
     {HLX_OP_AFTER_ALL, lower_token},
     {HLX_OP_FUNC_CALL, lower_call},
+    {HLX_OP_COMPOSITE, lower_composite},
+    {HLX_OP_GET_DIMENSION_SIZE, lower_get_dimension_size},
+    {HLX_OP_DYNAMIC_RESHAPE, lower_reshape},
     {HLX_OP_UNKNOWN, NULL},
 };

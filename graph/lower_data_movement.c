@@ -190,16 +190,15 @@ static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
 
 /* ---- slice / reverse ----------------------------------------------------- */
 
-static hlx_status_t lower_slice(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+/* slice and real_dynamic_slice (whose index operands are constants). */
+static hlx_status_t lower_slice_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                     const int64_t* start, int32_t ns,
+                                     const int64_t* limit, int32_t nl,
+                                     const int64_t* strides, int32_t nst) {
   HLX_RETURN_IF_ERROR(static_types(op));
   HLX_RETURN_IF_ERROR(same_dtype(op, 0));
   const hlx_type_t* in = op->operands[0]->type;
   const hlx_type_t* out = op->results[0]->type;
-  const int64_t *start, *limit, *strides;
-  int32_t ns, nl, nst;
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "start_indices", true, &start, &ns));
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "limit_indices", true, &limit, &nl));
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "strides", false, &strides, &nst));
   if (ns != in->rank || nl != in->rank || (strides && nst != in->rank))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "start_indices, limit_indices and strides need %d "
@@ -228,6 +227,34 @@ static hlx_status_t lower_slice(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     k->in_strides[d] = in_strides[d] * s;
   }
   return emit_copies(c, op, a, 1);
+}
+
+static hlx_status_t lower_slice(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const int64_t *start, *limit, *strides;
+  int32_t ns, nl, nst;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "start_indices", true, &start, &ns));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "limit_indices", true, &limit, &nl));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "strides", false, &strides, &nst));
+  return lower_slice_with(c, op, start, ns, limit, nl, strides, nst);
+}
+
+static hlx_status_t lower_real_dynamic_slice(hlx_lower_ctx_t* c,
+                                             const hlx_op_t* op) {
+  int64_t start[HLX_MAX_RANK], limit[HLX_MAX_RANK], strides[HLX_MAX_RANK];
+  int32_t ns, nl, nst;
+  if (op->num_operands != 4)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "takes 4 operands");
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 1, start, HLX_MAX_RANK, &ns));
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 2, limit, HLX_MAX_RANK, &nl));
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 3, strides, HLX_MAX_RANK, &nst));
+  return lower_slice_with(c, op, start, ns, limit, nl, strides, nst);
+}
+
+/* The dynamic_* shape ops whose result type is static behave as their
+ * static twins; the shape operand is implied by the result type. */
+static hlx_status_t lower_dynamic_broadcast_in_dim(hlx_lower_ctx_t* c,
+                                                   const hlx_op_t* op) {
+  return lower_broadcast_in_dim(c, op);
 }
 
 static hlx_status_t lower_reverse(hlx_lower_ctx_t* c, const hlx_op_t* op) {
@@ -306,7 +333,11 @@ static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
 
 /* ---- pad ----------------------------------------------------------------- */
 
-static hlx_status_t lower_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+/* pad and dynamic_pad (whose padding operands are constants). */
+static hlx_status_t lower_pad_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                   const int64_t* lo, int32_t nlo,
+                                   const int64_t* hi, int32_t nhi,
+                                   const int64_t* interior, int32_t nin) {
   HLX_RETURN_IF_ERROR(static_types(op));
   HLX_RETURN_IF_ERROR(same_dtype(op, 0));
   HLX_RETURN_IF_ERROR(same_dtype(op, 1));
@@ -315,11 +346,6 @@ static hlx_status_t lower_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (op->operands[1]->type->rank != 0)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "padding_value must be a scalar");
-  const int64_t *lo, *hi, *interior;
-  int32_t nlo, nhi, nin;
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_low", true, &lo, &nlo));
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_high", true, &hi, &nhi));
-  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "interior_padding", true, &interior, &nin));
   if (nlo != in->rank || nhi != in->rank || nin != in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "padding attributes need %d entries", in->rank);
@@ -356,6 +382,26 @@ static hlx_status_t lower_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     k->out_strides[d] = out_strides[d] * step;
   }
   return emit_copies(c, op, a, 2);
+}
+
+static hlx_status_t lower_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const int64_t *lo, *hi, *interior;
+  int32_t nlo, nhi, nin;
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_low", true, &lo, &nlo));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "edge_padding_high", true, &hi, &nhi));
+  HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "interior_padding", true, &interior, &nin));
+  return lower_pad_with(c, op, lo, nlo, hi, nhi, interior, nin);
+}
+
+static hlx_status_t lower_dynamic_pad(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  int64_t lo[HLX_MAX_RANK], hi[HLX_MAX_RANK], interior[HLX_MAX_RANK];
+  int32_t nlo, nhi, nin;
+  if (op->num_operands != 5)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "takes 5 operands");
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 2, lo, HLX_MAX_RANK, &nlo));
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 3, hi, HLX_MAX_RANK, &nhi));
+  HLX_RETURN_IF_ERROR(hlx_lower_constant_i64(op, 4, interior, HLX_MAX_RANK, &nin));
+  return lower_pad_with(c, op, lo, nlo, hi, nhi, interior, nin);
 }
 
 /* ---- iota: folded to a constant at lowering ------------------------------ */
@@ -522,5 +568,9 @@ const hlx_lowering_t hlx_lowerings_data_movement[] = {
     {HLX_OP_IOTA, lower_iota},
     {HLX_OP_DYNAMIC_SLICE, lower_dynamic_slice},
     {HLX_OP_DYNAMIC_UPDATE_SLICE, lower_dynamic_update_slice},
+    {HLX_OP_DYNAMIC_PAD, lower_dynamic_pad},
+    {HLX_OP_REAL_DYNAMIC_SLICE, lower_real_dynamic_slice},
+    {HLX_OP_DYNAMIC_BROADCAST_IN_DIM, lower_dynamic_broadcast_in_dim},
+    {HLX_OP_DYNAMIC_IOTA, lower_iota},
     {HLX_OP_UNKNOWN, NULL},
 };

@@ -86,6 +86,11 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
                               const hlx_value_t*** captures,
                               int32_t* num_captures) HLX_MUST_USE;
 
+/* Reads operand i, which must be defined by stablehlo.constant, as up to
+ * `max` int64 values (any integer element type). */
+hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
+                                    int32_t max, int32_t* n) HLX_MUST_USE;
+
 /* Attribute readers that name the op and attribute in their errors. */
 hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,
                                 bool required, const int64_t** vals,
