@@ -5,6 +5,7 @@
  * the result's element type (which may differ from the operands': the
  * preferred element type) and permuted into the result's layout.
  * dynamic_conv reads its padding operand at run time. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,20 @@ typedef struct perm_t {
   int64_t strides[HLX_MAX_RANK]; /* source strides in permuted order */
 } perm_t;
 
+/* Quantization of one canonical operand/result (per-tensor, or per-axis
+ * along its last canonical dimension: the feature dimension). */
+typedef struct qinfo_t {
+  bool on;
+  hlx_dtype_t expressed;
+  double qmin, qmax;  /* storage range */
+  int64_t n;          /* number of scales: 1 or the feature size */
+  double* scales;
+  int64_t* zps;
+} qinfo_t;
+
 typedef struct conv_args_t {
   perm_t lhs, rhs;
+  qinfo_t lq, rq, oq;
   perm_t out;           /* canonical dims, destination strides */
   hlx_conv_params_t p;
   hlx_dtype_t compute;
@@ -38,7 +51,7 @@ static int64_t count(const perm_t* p) {
 }
 
 /* Permutes and widens one operand into dst (compute type). */
-static bool canonicalize(const perm_t* c, hlx_dtype_t compute, const void* src,
+static bool to_canonical(const perm_t* c, hlx_dtype_t compute, const void* src,
                          void* dst) {
   size_t n = (size_t)count(c), es = hlx_dtype_size(c->dtype);
   void* tmp = malloc(n * es + 16);
@@ -49,6 +62,41 @@ static bool canonicalize(const perm_t* c, hlx_dtype_t compute, const void* src,
   bool ok = hlx_ref_convert(c->dtype, tmp, compute, dst, n);
   free(tmp);
   return ok;
+}
+
+/* v rounded to element type t (f32 fast path). */
+static double round_to(hlx_dtype_t t, double v) {
+  if (t == HLX_DTYPE_F32) return (double)(float)v;
+  if (t == HLX_DTYPE_F64) return v;
+  unsigned char tmp[16];
+  double r = v;
+  if (hlx_ref_convert(HLX_DTYPE_F64, &v, t, tmp, 1))
+    hlx_ref_convert(t, tmp, HLX_DTYPE_F64, &r, 1);
+  return r;
+}
+
+/* dequantize: (storage - zp) * scale, each step in the expressed type. */
+static void dequantize(const qinfo_t* q, double* x, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    int64_t ch = q->n == 1 ? 0 : i % q->n;
+    double sub = round_to(q->expressed, x[i] - (double)q->zps[ch]);
+    x[i] = round_to(q->expressed, sub * round_to(q->expressed, q->scales[ch]));
+  }
+}
+
+/* quantize: clamp(x / scale + zp) rounded half to even, as storage ints. */
+static void quantize(const qinfo_t* q, double* x, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    int64_t ch = q->n == 1 ? 0 : i % q->n;
+    double e = round_to(q->expressed, x[i]);
+    double v = round_to(q->expressed,
+                        e / round_to(q->expressed, q->scales[ch]));
+    v = round_to(q->expressed, v + (double)q->zps[ch]);
+    if (v < q->qmin) v = q->qmin;
+    if (v > q->qmax) v = q->qmax;
+    if (v != v) v = 0;
+    x[i] = nearbyint(v); /* default rounding mode: half to even */
+  }
 }
 
 static hlx_status_t run_conv(const void* args, void* const* in,
@@ -87,11 +135,13 @@ static hlx_status_t run_conv(const void* args, void* const* in,
   void* o = malloc(no * cs + 16);
   void* t = malloc(no * os + 16);
   hlx_status_t st = NULL;
-  if (!l || !r || !o || !t || !canonicalize(&a->lhs, a->compute, in[0], l) ||
-      !canonicalize(&a->rhs, a->compute, in[1], r)) {
+  if (!l || !r || !o || !t || !to_canonical(&a->lhs, a->compute, in[0], l) ||
+      !to_canonical(&a->rhs, a->compute, in[1], r)) {
     st = hlx_status_oom();
     goto done;
   }
+  if (a->lq.on) dequantize(&a->lq, l, (int64_t)nl);
+  if (a->rq.on) dequantize(&a->rq, r, (int64_t)nr);
   bool ok;
   if (a->compute == HLX_DTYPE_F64)
     ok = hlx_ref_conv_f64(&p, l, r, o);
@@ -99,6 +149,7 @@ static hlx_status_t run_conv(const void* args, void* const* in,
     ok = hlx_ref_conv_s64(&p, l, r, o);
   else
     ok = hlx_ref_conv_c128(&p, l, r, o);
+  if (ok && a->oq.on) quantize(&a->oq, o, (int64_t)no);
   if (!ok || !hlx_ref_convert(a->compute, o, a->out.dtype, t, no)) {
     st = hlx_status_oom();
     goto done;
@@ -232,9 +283,35 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (!l || !r || !o)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: dynamic shapes are not executed");
-  if (l->quant || r->quant || o->quant)
-    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: quantized operands");
+  bool quant = l->quant || r->quant || o->quant;
+  if (l->quant) {
+    if (!r->quant || !o->quant)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C28) a quantized lhs needs a quantized rhs and "
+                          "result");
+    if (l->quant->quantized_dimension >= 0 || l->quant->num_scales != 1)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(I1) lhs must be per-tensor quantized");
+    if (l->quant->storage != r->quant->storage)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C31) storage types differ: lhs %s, rhs %s",
+                          hlx_dtype_name(l->quant->storage),
+                          hlx_dtype_name(r->quant->storage));
+    if (l->quant->expressed != r->quant->expressed ||
+        l->quant->expressed != o->quant->expressed)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C32) lhs, rhs and result must have one expressed "
+                          "type");
+  } else if (r->quant) {
+    if (o->quant || l->dtype != r->quant->expressed || o->dtype != l->dtype)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C34) with a float lhs, element_type(lhs) = "
+                          "expressed_type(rhs) = element_type(result) is "
+                          "required");
+  } else if (o->quant) {
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C28) a quantized result needs quantized operands");
+  }
   int32_t N = l->rank;
   if (r->rank != N)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -247,7 +324,7 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (o->rank != N)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C26) rank(result) = %d must be %d", o->rank, N);
-  if (l->dtype != r->dtype)
+  if (!quant && l->dtype != r->dtype)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C27) lhs has element type %s, rhs has %s",
                         hlx_dtype_name(l->dtype), hlx_dtype_name(r->dtype));
@@ -483,7 +560,60 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   order[N - 1] = of;
   make_perm(o, order, &a->out); /* strides: where canonical index lands */
 
-  hlx_dtype_t ct = HLX_DTYPE_S64;
+  if (r->quant && r->quant->quantized_dimension >= 0 &&
+      r->quant->quantized_dimension != kof)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C29) rhs quantization_dimension %d must be "
+                        "kernel_output_feature_dimension %lld",
+                        r->quant->quantized_dimension, (long long)kof);
+  if (o->quant && o->quant->quantized_dimension >= 0 &&
+      o->quant->quantized_dimension != of)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C30) result quantization_dimension %d must be "
+                        "output_feature_dimension %lld",
+                        o->quant->quantized_dimension, (long long)of);
+  if (l->quant && r->quant->quantized_dimension < 0 &&
+      o->quant->quantized_dimension >= 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C33) a per-tensor quantized rhs needs a per-tensor "
+                        "quantized result");
+  const hlx_type_t* qt[3] = {l, r, o};
+  qinfo_t* qi[3] = {&a->lq, &a->rq, &a->oq};
+  for (int i = 0; i < 3; i++) {
+    const hlx_quant_t* q = qt[i]->quant;
+    if (!q) continue;
+    qinfo_t* d = qi[i];
+    d->on = true;
+    d->expressed = q->expressed;
+    d->n = q->quantized_dimension >= 0 ? q->num_scales : 1;
+    if (q->quantized_dimension >= 0 &&
+        q->num_scales != qt[i]->dims[q->quantized_dimension])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "per-axis quantization has %d scales for a "
+                          "dimension of size %lld",
+                          q->num_scales,
+                          (long long)qt[i]->dims[q->quantized_dimension]);
+    d->scales = hlx_lower_alloc(c, sizeof(double) * (size_t)(d->n + 1));
+    d->zps = hlx_lower_alloc(c, sizeof(int64_t) * (size_t)(d->n + 1));
+    if (!d->scales || !d->zps) return hlx_status_oom();
+    for (int64_t k = 0; k < d->n; k++) {
+      d->scales[k] = q->scales[k];
+      d->zps[k] = q->zero_points ? q->zero_points[k] : 0;
+    }
+    int bits = hlx_dtype_bits(q->storage);
+    if (q->has_storage_range) {
+      d->qmin = (double)q->storage_min;
+      d->qmax = (double)q->storage_max;
+    } else if (hlx_dtype_is_signed_int(q->storage)) {
+      d->qmin = -ldexp(1.0, bits - 1);
+      d->qmax = ldexp(1.0, bits - 1) - 1;
+    } else {
+      d->qmin = 0;
+      d->qmax = ldexp(1.0, bits) - 1;
+    }
+  }
+
+  hlx_dtype_t ct = quant ? HLX_DTYPE_F64 : HLX_DTYPE_S64;
   hlx_dtype_t types[3] = {l->dtype, r->dtype, o->dtype};
   for (int i = 0; i < 3; i++) {
     hlx_dtype_t t = compute_type(types[i]);

@@ -303,6 +303,34 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>, tensor<1x3xi64>) -> tensor<1x2x1xf32>\n  return %r : "
      "tensor<1x2x1xf32> }",
      "stablehlo.dynamic_conv", "(C4)"},
+    {"conv_quant_lhs_float_result",
+     "func.func @main(%a: tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, %k: "
+     "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf32> {\n"
+     "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
+     "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>} : "
+     "(tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, "
+     "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf32>\n"
+     "  return %r : tensor<1x2x1xf32> }",
+     "stablehlo.convolution", "(C28)"},
+    {"conv_quant_storage_types",
+     "func.func @main(%a: tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, %k: "
+     "tensor<3x1x1x!quant.uniform<i16:f32, 0.5:1>>) -> "
+     "tensor<1x2x1x!quant.uniform<i32:f32, 0.25>> {\n"
+     "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
+     "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>} : "
+     "(tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, "
+     "tensor<3x1x1x!quant.uniform<i16:f32, 0.5:1>>) -> "
+     "tensor<1x2x1x!quant.uniform<i32:f32, 0.25>>\n"
+     "  return %r : tensor<1x2x1x!quant.uniform<i32:f32, 0.25>> }",
+     "stablehlo.convolution", "(C31)"},
+    {"conv_hybrid_types",
+     "func.func @main(%a: tensor<1x4x1xf64>, %k: "
+     "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf64> {\n"
+     "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
+     "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>} : "
+     "(tensor<1x4x1xf64>, tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> "
+     "tensor<1x2x1xf64>\n  return %r : tensor<1x2x1xf64> }",
+     "stablehlo.convolution", "(C34)"},
 };
 
 TEST(WindowConvRules, EachBrokenRuleNamesOpAndRule) {
@@ -503,6 +531,61 @@ TEST(WindowConvRun, DynamicConvChecksPaddingAtRunTime) {
     })", &err);
   EXPECT_NE(err.find("dynamic_conv"), std::string::npos) << err;
   EXPECT_NE(err.find("(C25)"), std::string::npos) << err;
+}
+
+TEST(WindowConvRun, QuantizedConvDequantizesAndRequantizes) {
+  // lhs (s - 1) * 0.5 = [1, 2, 4]; rhs s * 0.25 = [1, 0.5];
+  // float result [2, 4] -> quantized with scale 0.125, zp 2: [18, 34].
+  std::string err;
+  auto b = RunNoArgs(R"(
+    func.func @main() -> tensor<1x2x1xi32> {
+      %x = stablehlo.constant dense<[[[3], [5], [9]]]> : tensor<1x3x1x!quant.uniform<i8:f32, 0.5:1>>
+      %k = stablehlo.constant dense<[[[4]], [[2]]]> : tensor<2x1x1x!quant.uniform<i8:f32, 0.25:0>>
+      %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<1x3x1x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x1x1x!quant.uniform<i8:f32, 0.25:0>>)
+        -> tensor<1x2x1x!quant.uniform<i32:f32, 0.125:2>>
+      %b = stablehlo.bitcast_convert %r : (tensor<1x2x1x!quant.uniform<i32:f32, 0.125:2>>) -> tensor<1x2x1xi32>
+      return %b : tensor<1x2x1xi32>
+    })", &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(As<int32_t>(b), (std::vector<int32_t>{18, 34}));
+}
+
+TEST(WindowConvRun, QuantizedResultSaturates) {
+  // 2 * 100 / 1.0 = 200 clamps to 127 in i8.
+  std::string err;
+  auto b = RunNoArgs(R"(
+    func.func @main() -> tensor<1x1x1xi8> {
+      %x = stablehlo.constant dense<[[[100]]]> : tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>
+      %k = stablehlo.constant dense<[[[2]]]> : tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>
+      %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>, tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>)
+        -> tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>
+      %b = stablehlo.bitcast_convert %r : (tensor<1x1x1x!quant.uniform<i8:f32, 1.0>>) -> tensor<1x1x1xi8>
+      return %b : tensor<1x1x1xi8>
+    })", &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(As<int8_t>(b), (std::vector<int8_t>{127}));
+}
+
+TEST(WindowConvRun, HybridConvWithPerAxisWeights) {
+  // Float lhs [1, 2]; rhs [i=1, o=2] per-axis on o: scales 0.5, 2; zps 0, 1.
+  // kernel position 0: [2, 3] -> [1, 4]; position 1: [4, 1] -> [2, 0].
+  // out o0 = 1*1 + 2*2 = 5, o1 = 1*4 + 2*0 = 4.
+  std::string err;
+  auto b = RunNoArgs(R"(
+    func.func @main() -> tensor<1x1x2xf32> {
+      %x = stablehlo.constant dense<[[[1.0], [2.0]]]> : tensor<1x2x1xf32>
+      %k = stablehlo.constant dense<[[[2, 3]], [[4, 1]]]> : tensor<2x1x2x!quant.uniform<i8:f32:2, {0.5, 2.0:1}>>
+      %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<1x2x1xf32>, tensor<2x1x2x!quant.uniform<i8:f32:2, {0.5, 2.0:1}>>) -> tensor<1x1x2xf32>
+      return %r : tensor<1x1x2xf32>
+    })", &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(As<float>(b), (std::vector<float>{5.0f, 4.0f}));
 }
 
 }  // namespace
