@@ -35,7 +35,9 @@ static hlx_status_t add_leaves(const hlx_type_t* t, hlx_tensor_desc_t* descs,
                            HLX_MAX_DIMS);
   d->element_type = t->dtype;
   d->rank = t->rank;
-  memcpy(d->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+  /* dims may be NULL at rank 0 */
+  if (t->rank)
+    memcpy(d->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
   return NULL;
 }
 

@@ -163,7 +163,9 @@ static hlx_status_t lower_check_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->kind = kind;
   a->dtype = t->dtype;
   a->rank = t->rank;
-  memcpy(a->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+  /* dims may be NULL at rank 0 */
+  if (t->rank)
+    memcpy(a->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
   a->n = (size_t)hlx_type_num_elements(t);
   a->what = what;
   a->max_ulp = 3;

@@ -58,7 +58,9 @@ static copies_args_t* new_copies(hlx_lower_ctx_t* c, int32_t n,
 /* Copy of the whole output (row-major) reading the input with strides. */
 static void whole_output(copy_t* k, const hlx_type_t* out) {
   k->rank = out->rank;
-  memcpy(k->dims, out->dims, sizeof(int64_t) * (size_t)out->rank);
+  /* dims may be NULL at rank 0 */
+  if (out->rank)
+    memcpy(k->dims, out->dims, sizeof(int64_t) * (size_t)out->rank);
   hlx_row_major_strides(out->rank, out->dims, k->out_strides);
 }
 
@@ -315,7 +317,9 @@ static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                             (long long)out->dims[d]);
     copy_t* k = &a->copies[i];
     k->rank = in->rank;
-    memcpy(k->dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+    /* dims may be NULL at rank 0 */
+    if (in->rank)
+      memcpy(k->dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
     hlx_row_major_strides(in->rank, in->dims, k->in_strides);
     memcpy(k->out_strides, out_strides, sizeof(int64_t) * (size_t)out->rank);
     k->out_offset = at * out_strides[dim];
@@ -506,7 +510,9 @@ static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->elem_size = hlx_dtype_size(in->dtype);
   a->rank = in->rank;
   a->operand_bytes = hlx_tensor_bytes(in);
-  memcpy(a->operand_dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+  /* dims may be NULL at rank 0 */
+  if (in->rank)
+    memcpy(a->operand_dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
   hlx_row_major_strides(in->rank, in->dims, a->strides);
   for (int32_t i = first_index; i < op->num_operands; i++) {
     const hlx_type_t* t = op->operands[i]->type;
@@ -523,7 +529,9 @@ static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                           "update rank %d differs from operand rank %d",
                           u->rank, in->rank);
-    memcpy(a->window, u->dims, sizeof(int64_t) * (size_t)u->rank);
+    /* dims may be NULL at rank 0 */
+    if (u->rank)
+      memcpy(a->window, u->dims, sizeof(int64_t) * (size_t)u->rank);
   } else {
     const int64_t* sizes;
     int32_t ns;

@@ -76,7 +76,7 @@ static bool int_list(const hlx_attr_t* a, int64_t* out, int32_t* n) {
   if (!a) return true;
   if (a->kind == HLX_ATTR_I64_ARRAY) {
     if (a->count > HLX_MAX_RANK) return false;
-    memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
+    if (a->count) memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
     *n = a->count;
     return true;
   }

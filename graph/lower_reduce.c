@@ -169,7 +169,9 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     a->op = rop;
     a->dtype = in0->dtype;
     a->rank = in0->rank;
-    memcpy(a->dims, in0->dims, sizeof(int64_t) * (size_t)in0->rank);
+    /* dims may be NULL at rank 0 */
+    if (in0->rank)
+      memcpy(a->dims, in0->dims, sizeof(int64_t) * (size_t)in0->rank);
     a->mask = mask;
     unsigned char z[16] = {0}, o[16];
     int64_t one = 1;
@@ -185,7 +187,9 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!a) return hlx_status_oom();
   a->n = n;
   a->rank = in0->rank;
-  memcpy(a->dims, in0->dims, sizeof(int64_t) * (size_t)in0->rank);
+  /* dims may be NULL at rank 0 */
+  if (in0->rank)
+    memcpy(a->dims, in0->dims, sizeof(int64_t) * (size_t)in0->rank);
   a->mask = mask;
   for (int32_t i = 0; i < n; i++)
     a->elem_size[i] = hlx_dtype_size(op->operands[i]->type->dtype);

@@ -88,6 +88,10 @@ bool hlx_ref_reduce(hlx_reduce_op_t op, hlx_dtype_t t, int32_t rank,
                     const int64_t* dims, uint32_t reduce_mask, const void* in,
                     const void* init, void* out) {
   if (!supported(op, t) || rank > 32) return false;
+  /* On i1, add is logical or and multiply logical and (as in the spec's
+   * elementwise ops). */
+  if (hlx_dtype_is_pred(t) && op == HLX_REDUCE_ADD) op = HLX_REDUCE_OR;
+  if (hlx_dtype_is_pred(t) && op == HLX_REDUCE_MUL) op = HLX_REDUCE_AND;
   hlx_dtype_t dt;
   domain_t dom = domain_of(t, &dt);
   size_t ds = hlx_dtype_size(dt), es = hlx_dtype_size(t);
@@ -137,8 +141,6 @@ bool hlx_ref_reduce(hlx_reduce_op_t op, hlx_dtype_t t, int32_t rank,
       }
     }
   }
-  if (dom == DOM_U64 && hlx_dtype_is_pred(t))
-    for (int64_t i = 0; i < n_out; i++) ((uint64_t*)acc)[i] &= 1;
   hlx_ref_convert(dt, acc, t, out, (size_t)n_out);
   free(acc);
   free(chunk);
