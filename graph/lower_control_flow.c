@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "graph/lower_internal.h"
+#include "kernels/data_movement.h"
 
 typedef struct region_call_t {
   const hlx_plan_t* plan;
@@ -212,7 +213,167 @@ static hlx_status_t lower_case(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   return lower_branches(c, op, HLX_DTYPE_S32);
 }
 
+/* ---- chlo.scan ------------------------------------------------------------
+ * For each position t along `dimension` (from the end when is_reverse):
+ *   (out_0[t], ..., carry_0, ...) = body(in_0[t], ..., carry_0, ...)
+ * where in_i[t] is the slice of input i at t (that dimension removed). */
+
+typedef struct scan_args_t {
+  int32_t num_inputs, num_carries;
+  int32_t dim;
+  bool reverse;
+  int64_t steps;
+  size_t* in_elem;      /* element size of input i (= output i) */
+  int32_t* in_rank;     /* rank of input i */
+  int64_t (*in_dims)[HLX_MAX_RANK];
+  size_t* slice_bytes;  /* bytes of one slice of input i */
+  size_t* carry_bytes;
+  region_call_t body;
+} scan_args_t;
+
+/* Copies slice t of a tensor (dims, rank) along dim to/from a dense buffer. */
+static void scan_slice(const scan_args_t* a, int32_t i, int64_t t, bool gather,
+                       void* tensor, void* slice) {
+  int32_t rank = a->in_rank[i];
+  const int64_t* dims = a->in_dims[i];
+  int64_t strides[HLX_MAX_RANK], sdims[HLX_MAX_RANK], tstr[HLX_MAX_RANK],
+      sstr[HLX_MAX_RANK];
+  hlx_row_major_strides(rank, dims, strides);
+  int32_t k = 0;
+  for (int32_t d = 0; d < rank; d++)
+    if (d != a->dim) {
+      sdims[k] = dims[d];
+      tstr[k] = strides[d];
+      k++;
+    }
+  hlx_row_major_strides(k, sdims, sstr);
+  char* base = (char*)tensor + t * strides[a->dim] * (int64_t)a->in_elem[i];
+  if (gather)
+    hlx_ref_copy_strided(a->in_elem[i], k, sdims, base, tstr, slice, sstr);
+  else
+    hlx_ref_copy_strided(a->in_elem[i], k, sdims, slice, sstr, base, tstr);
+}
+
+static hlx_status_t run_scan(const void* args, void* const* in,
+                             void* const* out, hlx_run_ctx_t* ctx) {
+  const scan_args_t* a = args;
+  int32_t ni = a->num_inputs, nc = a->num_carries;
+  void** bufs = calloc((size_t)(2 * ni + 2 * nc) + 1, sizeof(void*));
+  if (!bufs) return hlx_status_oom();
+  void** slices = bufs;            /* ni input slices */
+  void** outs = bufs + ni;         /* ni output slices, then nc carries */
+  void** carry = bufs + 2 * ni + nc; /* nc current carries */
+  hlx_status_t st = NULL;
+  for (int32_t i = 0; i < ni && !st; i++) {
+    slices[i] = malloc(a->slice_bytes[i] + 1);
+    outs[i] = malloc(a->slice_bytes[i] + 1);
+    if (!slices[i] || !outs[i]) st = hlx_status_oom();
+  }
+  for (int32_t j = 0; j < nc && !st; j++) {
+    outs[ni + j] = malloc(a->carry_bytes[j] + 1);
+    carry[j] = malloc(a->carry_bytes[j] + 1);
+    if (!outs[ni + j] || !carry[j]) st = hlx_status_oom();
+    else memcpy(carry[j], in[ni + j], a->carry_bytes[j]);
+  }
+  void** explicit = calloc((size_t)(ni + nc) + 1, sizeof(void*));
+  if (!st && !explicit) st = hlx_status_oom();
+  for (int64_t step = 0; step < a->steps && !st; step++) {
+    int64_t t = a->reverse ? a->steps - 1 - step : step;
+    for (int32_t i = 0; i < ni; i++) {
+      scan_slice(a, i, t, true, in[i], slices[i]);
+      explicit[i] = slices[i];
+    }
+    for (int32_t j = 0; j < nc; j++) explicit[ni + j] = carry[j];
+    st = run_region(&a->body, explicit, ni + nc, in, outs, ctx);
+    if (st) break;
+    for (int32_t i = 0; i < ni; i++) scan_slice(a, i, t, false, out[i], outs[i]);
+    for (int32_t j = 0; j < nc; j++)
+      memcpy(carry[j], outs[ni + j], a->carry_bytes[j]);
+  }
+  for (int32_t j = 0; j < nc && !st; j++)
+    memcpy(out[ni + j], carry[j], a->carry_bytes[j]);
+  for (int32_t i = 0; i < 2 * ni + 2 * nc; i++) free(bufs[i]);
+  free(bufs);
+  free(explicit);
+  return st;
+}
+
+static hlx_status_t lower_scan(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_attr_t* seg = hlx_op_attr(op, "operandSegmentSizes");
+  if (!seg || seg->kind != HLX_ATTR_I64_ARRAY || seg->count != 2 ||
+      op->num_regions != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "needs operandSegmentSizes [#inputs, #inits] and a "
+                        "body");
+  int32_t ni = (int32_t)seg->ints[0], nc = (int32_t)seg->ints[1];
+  if (ni < 1 || nc < 0 || ni + nc != op->num_operands ||
+      op->num_results != ni + nc)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "has %d operands and %d results for %d inputs and %d "
+                        "inits",
+                        op->num_operands, op->num_results, ni, nc);
+  int64_t dim;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
+  const hlx_attr_t* rev = hlx_op_attr(op, "is_reverse");
+  scan_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  a->num_inputs = ni;
+  a->num_carries = nc;
+  a->reverse = rev && rev->kind == HLX_ATTR_BOOL && rev->b;
+  a->in_elem = hlx_lower_alloc(c, sizeof(size_t) * (size_t)ni);
+  a->in_rank = hlx_lower_alloc(c, sizeof(int32_t) * (size_t)ni);
+  a->in_dims = hlx_lower_alloc(c, sizeof(*a->in_dims) * (size_t)ni);
+  a->slice_bytes = hlx_lower_alloc(c, sizeof(size_t) * (size_t)ni);
+  a->carry_bytes = hlx_lower_alloc(c, sizeof(size_t) * (size_t)(nc + 1));
+  if (!a->in_elem || !a->in_rank || !a->in_dims || !a->slice_bytes ||
+      !a->carry_bytes)
+    return hlx_status_oom();
+  for (int32_t i = 0; i < ni; i++) {
+    const hlx_type_t* t = hlx_static_tensor(op->operands[i]);
+    if (!t || t->rank > HLX_MAX_RANK || dim < 0 || dim >= t->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "input #%d must be a static tensor with dimension "
+                          "%lld",
+                          i, (long long)dim);
+    if (i == 0) a->steps = t->dims[dim];
+    if (t->dims[dim] != a->steps ||
+        !hlx_type_equal(t, op->results[i]->type))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "input #%d must match output #%d and the scan "
+                          "length",
+                          i, i);
+    a->in_elem[i] = hlx_dtype_size(t->dtype);
+    a->in_rank[i] = t->rank;
+    if (t->rank) memcpy(a->in_dims[i], t->dims, sizeof(int64_t) * (size_t)t->rank);
+    a->slice_bytes[i] =
+        t->dims[dim] ? hlx_tensor_bytes(t) / (size_t)t->dims[dim] : 0;
+  }
+  for (int32_t j = 0; j < nc; j++) {
+    const hlx_type_t* t = hlx_static_tensor(op->operands[ni + j]);
+    if (!t || !hlx_type_equal(t, op->results[ni + j]->type))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "init #%d must be static and match carry #%d", j, j);
+    a->carry_bytes[j] = hlx_tensor_bytes(t);
+  }
+  a->dim = (int32_t)dim;
+  int32_t cap = ni + nc, nin = ni + nc;
+  int32_t* ins;
+  HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, false, &ins, &nin));
+  cap = nin;
+  HLX_RETURN_IF_ERROR(
+      lower_region_call(c, op, op->regions[0], &a->body, &ins, &nin, &cap));
+  if (a->body.plan->num_results != ni + nc)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "body returns %d values, needs %d outputs and %d "
+                        "carries",
+                        a->body.plan->num_results, ni, nc);
+  int32_t *outs, nout;
+  HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, true, &outs, &nout));
+  return hlx_lower_emit(c, op, run_scan, a, nin, ins, nout, outs);
+}
+
 const hlx_lowering_t hlx_lowerings_control_flow[] = {
+    {HLX_OP_CHLO_SCAN, lower_scan},
     {HLX_OP_WHILE, lower_while},
     {HLX_OP_IF, lower_if},
     {HLX_OP_CASE, lower_case},
