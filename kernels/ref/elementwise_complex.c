@@ -6,12 +6,21 @@
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/ref/elementwise_internal.h"
 
 typedef double complex zd;
 
-static inline zd mk(double re, double im) { return CMPLX(re, im); }
+/* Builds re + i*im without arithmetic (so Inf/NaN parts stay as given);
+ * a complex is laid out as double[2] (C11 6.2.5p13). Not CMPLX: clang 14
+ * with glibc does not provide it. */
+static inline zd mk(double re, double im) {
+  double parts[2] = {re, im};
+  zd z;
+  memcpy(&z, parts, sizeof z);
+  return z;
+}
 
 static inline zd z_negate(zd z) { return mk(-creal(z), -cimag(z)); }
 static inline zd z_sign(zd z) {
