@@ -1,5 +1,6 @@
 /* Lowering of values that need no kernel (constants, renames, tuples) and
  * of calls between functions. */
+#include <math.h>
 #include <string.h>
 
 #include "base/float_formats.h"
@@ -7,19 +8,31 @@
 
 /* ---- constant ------------------------------------------------------------ */
 
-/* Deterministic values of a modest scale for elided weights: uniform in
- * [-0.1, 0.1) for floats, [0, 4) for integers (splitmix64 stream). */
-static void fill_pseudo_random(hlx_dtype_t t, void* data, size_t n,
+/* Deterministic stand-ins for elided weights (splitmix64 stream), scaled
+ * so a network still computes finite numbers: tensors of rank >= 2 are
+ * weights and get He-uniform values, +-sqrt(6 / fan_in) with fan_in the
+ * element count over the last dim (HWIO / [in, out] layouts); vectors and
+ * scalars (biases, batch-norm scales, means and variances) get values in
+ * [0.5, 1.5), positive so variances stay valid. Integers get [0, 4). */
+static void fill_pseudo_random(const hlx_type_t* t, void* data, size_t n,
                                uint64_t seed) {
-  size_t es = hlx_dtype_size(t);
+  hlx_dtype_t dt = t->dtype;
+  size_t es = hlx_dtype_size(dt);
+  double lo = 0.5, width = 1.0;
+  if (t->rank >= 2 && t->dims[t->rank - 1] > 0) {
+    double fan_in = (double)n / (double)t->dims[t->rank - 1];
+    double bound = fan_in > 0 ? sqrt(6.0 / fan_in) : 1.0;
+    lo = -bound;
+    width = 2 * bound;
+  }
   unsigned char* p = data;
   for (size_t i = 0; i < n; i++) {
     uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    double u = (double)(z >> 11) / 9007199254740992.0 * 0.2 - 0.1;
-    hlx_dtype_t part = hlx_dtype_complex_part(t);
+    double u = lo + (double)(z >> 11) / 9007199254740992.0 * width;
+    hlx_dtype_t part = hlx_dtype_complex_part(dt);
     if (part == HLX_DTYPE_F32) {
       float f = (float)u;
       memcpy(p + i * es, &f, 4);
@@ -27,12 +40,12 @@ static void fill_pseudo_random(hlx_dtype_t t, void* data, size_t n,
     } else if (part == HLX_DTYPE_F64) {
       memcpy(p + i * es, &u, 8);
       if (es == 16) memcpy(p + i * es + 8, &u, 8);
-    } else if (hlx_dtype_is_float(t)) {
-      uint32_t b = hlx_f64_to_small_float(t, u);
+    } else if (hlx_dtype_is_float(dt)) {
+      uint32_t b = hlx_f64_to_small_float(dt, u);
       memcpy(p + i * es, &b, es); /* little-endian low bytes */
     } else {
       uint64_t v = (z >> 60) & 3; /* 0..3 */
-      if (t == HLX_DTYPE_PRED) v &= 1;
+      if (dt == HLX_DTYPE_PRED) v &= 1;
       memcpy(p + i * es, &v, es);
     }
   }
@@ -57,7 +70,7 @@ static hlx_status_t lower_constant(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     void* data = hlx_lower_alloc(c, bytes);
     if (!data) return hlx_status_oom();
     const hlx_type_t* t = op->results[0]->type;
-    fill_pseudo_random(t->dtype, data, bytes / hlx_dtype_size(t->dtype),
+    fill_pseudo_random(t, data, bytes / hlx_dtype_size(t->dtype),
                        (uint64_t)slot * 7919u + (uint64_t)op->line);
     c->plan->slot_data[slot] = data;
     return NULL;
