@@ -33,6 +33,7 @@ extern const hlx_lowering_t hlx_lowerings_check[];
 extern const hlx_lowering_t hlx_lowerings_control_flow[];
 extern const hlx_lowering_t hlx_lowerings_reduce[];
 extern const hlx_lowering_t hlx_lowerings_dot[];
+extern const hlx_lowering_t hlx_lowerings_ragged_dot[];
 extern const hlx_lowering_t hlx_lowerings_gather_scatter[];
 extern const hlx_lowering_t hlx_lowerings_window[];
 extern const hlx_lowering_t hlx_lowerings_conv[];
