@@ -226,6 +226,7 @@ hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
 /* ---- blocks and regions -------------------------------------------------- */
 
 static hlx_lower_fn g_table[HLX_OP_COUNT];
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void build_table(void) {
   const hlx_lowering_t* families[] = {
@@ -427,7 +428,6 @@ static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
   return NULL;
 }
 
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 hlx_status_t hlx_lower_module(const hlx_module_t* m,
                               const hlx_lower_options_t* options,
@@ -461,6 +461,13 @@ void hlx_lowered_module_destroy(hlx_lowered_module_t* lm) {
   for (int32_t i = 0; i < lm->num_funcs; i++) hlx_plan_destroy(lm->plans[i]);
   free(lm->plans);
   free(lm);
+}
+
+bool hlx_lower_supports(hlx_opcode_t op) {
+  pthread_once(&g_once, build_table);
+  /* Terminators are handled by the region lowering itself. */
+  if (op == HLX_OP_RETURN || op == HLX_OP_FUNC_RETURN) return true;
+  return op > HLX_OP_UNKNOWN && op < HLX_OP_COUNT && g_table[op] != NULL;
 }
 
 const hlx_plan_t* hlx_lowered_find(const hlx_lowered_module_t* lm,

@@ -29,6 +29,9 @@ hlx_status_t hlx_lower_module(const hlx_module_t* m,
                               hlx_lowered_module_t** out) HLX_MUST_USE;
 void hlx_lowered_module_destroy(hlx_lowered_module_t* lm);
 
+/* Whether `op` has a lowering (a kernel or a plan construct) at all. */
+bool hlx_lower_supports(hlx_opcode_t op);
+
 /* The plan of function `name`, NULL if absent. */
 const hlx_plan_t* hlx_lowered_find(const hlx_lowered_module_t* lm,
                                    const char* name);

@@ -106,24 +106,15 @@ static hlx_status_t same_dtype(const hlx_op_t* op, int operand) {
 
 /* ---- broadcast_in_dim ---------------------------------------------------- */
 
-static hlx_status_t lower_broadcast_in_dim(hlx_lower_ctx_t* c,
-                                           const hlx_op_t* op) {
-  HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
-  const hlx_type_t* in = op->operands[0]->type;
-  const hlx_type_t* out = op->results[0]->type;
-  const int64_t* bd;
-  int32_t nbd;
-  HLX_RETURN_IF_ERROR(
-      hlx_attr_i64_array(op, "broadcast_dimensions", true, &bd, &nbd));
+/* Fills the copy that broadcasts `in` into `out` along `bd` (checked). */
+static hlx_status_t broadcast_copy(const hlx_op_t* op, const hlx_type_t* in,
+                                   const hlx_type_t* out, const int64_t* bd,
+                                   int32_t nbd, copy_t* k) {
   if (nbd != in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "broadcast_dimensions has %d entries, operand rank is "
                         "%d",
                         nbd, in->rank);
-  copies_args_t* a = new_copies(c, 1, out);
-  if (!a) return hlx_status_oom();
-  copy_t* k = &a->copies[0];
   whole_output(k, out);
   int64_t in_strides[HLX_MAX_RANK];
   hlx_row_major_strides(in->rank, in->dims, in_strides);
@@ -147,7 +138,55 @@ static hlx_status_t lower_broadcast_in_dim(hlx_lower_ctx_t* c,
                           (long long)out->dims[d]);
     k->in_strides[d] = in->dims[i] == 1 ? 0 : in_strides[i];
   }
+  return NULL;
+}
+
+static hlx_status_t lower_broadcast_with(hlx_lower_ctx_t* c,
+                                         const hlx_op_t* op, const int64_t* bd,
+                                         int32_t nbd) {
+  HLX_RETURN_IF_ERROR(static_types(op));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  const hlx_type_t* out = op->results[0]->type;
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  HLX_RETURN_IF_ERROR(
+      broadcast_copy(op, op->operands[0]->type, out, bd, nbd, &a->copies[0]));
   return emit_copies(c, op, a, 1);
+}
+
+static hlx_status_t lower_broadcast_in_dim(hlx_lower_ctx_t* c,
+                                           const hlx_op_t* op) {
+  const int64_t* bd;
+  int32_t nbd;
+  HLX_RETURN_IF_ERROR(
+      hlx_attr_i64_array(op, "broadcast_dimensions", true, &bd, &nbd));
+  return lower_broadcast_with(c, op, bd, nbd);
+}
+
+/* The legacy broadcast: `broadcast_sizes` dims are prepended. */
+static hlx_status_t lower_broadcast(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  if (in->kind != HLX_TYPE_TENSOR || out->kind != HLX_TYPE_TENSOR ||
+      out->rank < in->rank || in->rank > HLX_MAX_RANK)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "result rank must be at least the operand's");
+  int64_t bd[HLX_MAX_RANK];
+  for (int32_t i = 0; i < in->rank; i++) bd[i] = out->rank - in->rank + i;
+  return lower_broadcast_with(c, op, bd, in->rank);
+}
+
+hlx_status_t hlx_lower_broadcast_slot(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                      int32_t in_slot, const hlx_type_t* in,
+                                      const hlx_type_t* out, const int64_t* bd,
+                                      int32_t* out_slot) {
+  copies_args_t* a = new_copies(c, 1, out);
+  if (!a) return hlx_status_oom();
+  a->elem_size = hlx_dtype_size(in->dtype);
+  HLX_RETURN_IF_ERROR(broadcast_copy(op, in, out, bd, in->rank, &a->copies[0]));
+  *out_slot = hlx_plan_add_slot(c->plan, a->out_n * a->elem_size);
+  if (*out_slot < 0) return hlx_status_oom();
+  return hlx_lower_emit(c, op, run_copies, a, 1, &in_slot, 1, out_slot);
 }
 
 /* ---- transpose ----------------------------------------------------------- */
@@ -568,6 +607,7 @@ static hlx_status_t lower_dynamic_update_slice(hlx_lower_ctx_t* c,
 
 const hlx_lowering_t hlx_lowerings_data_movement[] = {
     {HLX_OP_BROADCAST_IN_DIM, lower_broadcast_in_dim},
+    {HLX_OP_BROADCAST, lower_broadcast},
     {HLX_OP_TRANSPOSE, lower_transpose},
     {HLX_OP_SLICE, lower_slice},
     {HLX_OP_REVERSE, lower_reverse},

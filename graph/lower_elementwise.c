@@ -418,7 +418,166 @@ static hlx_status_t lower_reduce_precision(hlx_lower_ctx_t* c,
   return hlx_lower_emit(c, op, run_reduce_precision, a, 1, &in, 1, &out);
 }
 
+/* ---- chlo.broadcast_*: numpy-style implicit broadcasting ---------------- */
+
+/* The binary op behind a chlo.broadcast_<op>, or -1. */
+static int chlo_broadcast_binary(hlx_opcode_t code) {
+  switch (code) {
+#define CB(op, id) \
+  case HLX_OP_CHLO_BROADCAST_##op: return HLX_BINARY_##id;
+    CB(ADD, ADD) CB(SUBTRACT, SUBTRACT) CB(MULTIPLY, MULTIPLY)
+    CB(DIVIDE, DIVIDE) CB(REMAINDER, REMAINDER) CB(POWER, POWER)
+    CB(MAXIMUM, MAXIMUM) CB(MINIMUM, MINIMUM) CB(AND, AND) CB(OR, OR)
+    CB(XOR, XOR) CB(SHIFT_LEFT, SHIFT_LEFT)
+    CB(SHIFT_RIGHT_ARITHMETIC, SHIFT_RIGHT_ARITHMETIC)
+    CB(SHIFT_RIGHT_LOGICAL, SHIFT_RIGHT_LOGICAL) CB(ATAN2, ATAN2)
+    CB(COMPLEX, COMPLEX) CB(NEXT_AFTER, NEXT_AFTER) CB(POLYGAMMA, POLYGAMMA)
+    CB(ZETA, ZETA)
+#undef CB
+    default:
+      return -1;
+  }
+}
+
+/* Slot of operand i broadcast to the result's shape: right-aligned like
+ * numpy, or along `broadcast_dimensions` for the lower-rank operand. */
+static hlx_status_t broadcast_operand(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                      int i, const hlx_type_t* r,
+                                      int32_t* slot) {
+  const hlx_type_t* t = hlx_static_tensor(op->operands[i]);
+  if (!t || t->rank > r->rank || t->rank > HLX_MAX_RANK)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "operand #%d's rank exceeds the result's", i);
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, slot));
+  bool same = t->rank == r->rank;
+  for (int32_t d = 0; same && d < r->rank; d++) same = t->dims[d] == r->dims[d];
+  if (same) return NULL;
+  int64_t bd[HLX_MAX_RANK];
+  const int64_t* given;
+  int32_t ng;
+  HLX_RETURN_IF_ERROR(
+      hlx_attr_i64_array(op, "broadcast_dimensions", false, &given, &ng));
+  for (int32_t d = 0; d < t->rank; d++)
+    bd[d] = (given && ng == t->rank) ? given[d] : r->rank - t->rank + d;
+  hlx_type_t shaped = *r;
+  shaped.dtype = t->dtype;
+  return hlx_lower_broadcast_slot(c, op, *slot, t, &shaped, bd, slot);
+}
+
+static hlx_status_t lower_chlo_broadcast(hlx_lower_ctx_t* c,
+                                         const hlx_op_t* op) {
+  HLX_RETURN_IF_ERROR(not_quantized(op));
+  const hlx_type_t* r = hlx_static_tensor(op->results[0]);
+  if (!r || r->rank > HLX_MAX_RANK)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  int32_t in[3], out;
+  for (int32_t i = 0; i < op->num_operands && i < 3; i++)
+    HLX_RETURN_IF_ERROR(broadcast_operand(c, op, i, r, &in[i]));
+  size_t n = (size_t)hlx_type_num_elements(r);
+  if (op->code == HLX_OP_CHLO_BROADCAST_SELECT) {
+    if (op->num_operands != 3 || op->operands[0]->type->dtype != HLX_DTYPE_PRED)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "takes an i1 pred and two values");
+    select_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+    if (!a) return hlx_status_oom();
+    *a = (select_args_t){hlx_dtype_size(r->dtype), n, false};
+    HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+    return hlx_lower_emit(c, op, run_select, a, 3, in, 1, &out);
+  }
+  if (op->num_operands != 2 ||
+      op->operands[0]->type->dtype != op->operands[1]->type->dtype)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "takes two operands of one element type");
+  hlx_dtype_t t = op->operands[0]->type->dtype, out_t;
+  if (op->code == HLX_OP_CHLO_BROADCAST_COMPARE) {
+    const hlx_attr_t* d = hlx_op_attr(op, "comparison_direction");
+    static const char* const kDirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+    int dir = -1;
+    if (d && d->kind == HLX_ATTR_ENUM)
+      for (int i = 0; i < 6; i++)
+        if (strcmp(d->enum_value, kDirs[i]) == 0) dir = i;
+    if (dir < 0)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "comparison_direction must be one of EQ, NE, GE, "
+                          "GT, LE, LT");
+    compare_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+    if (!a) return hlx_status_oom();
+    *a = (compare_args_t){(hlx_compare_dir_t)dir, HLX_CMP_DEFAULT, t, n};
+    HLX_RETURN_IF_ERROR(check_result_dtype(op, HLX_DTYPE_PRED));
+    HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+    return hlx_lower_emit(c, op, run_compare, a, 2, in, 1, &out);
+  }
+  hlx_binary_fn fn = hlx_ref_binary_kernel(
+      (hlx_binary_op_t)chlo_broadcast_binary(op->code), t, &out_t);
+  if (!fn)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "element type %s is not allowed", hlx_dtype_name(t));
+  HLX_RETURN_IF_ERROR(check_result_dtype(op, out_t));
+  binary_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  a->fn = fn;
+  a->n = n;
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  return hlx_lower_emit(c, op, run_binary, a, 2, in, 1, &out);
+}
+
+/* chlo.constant_like: a constant of the operand's shape. */
+static hlx_status_t lower_constant_like(hlx_lower_ctx_t* c,
+                                        const hlx_op_t* op) {
+  const hlx_type_t* r = hlx_static_tensor(op->results[0]);
+  const hlx_attr_t* v = hlx_op_attr(op, "value");
+  if (!r)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  double f = 0;
+  int64_t i = 0;
+  hlx_dtype_t from;
+  const void* src;
+  if (v && v->kind == HLX_ATTR_FLOAT) {
+    f = v->f;
+    from = HLX_DTYPE_F64;
+    src = &f;
+  } else if (v && v->kind == HLX_ATTR_INT) {
+    i = v->i;
+    from = HLX_DTYPE_S64;
+    src = &i;
+  } else if (v && v->kind == HLX_ATTR_BOOL) {
+    i = v->b;
+    from = HLX_DTYPE_S64;
+    src = &i;
+  } else if (v && v->kind == HLX_ATTR_DENSE && v->type &&
+             v->dense_bytes == hlx_dtype_size(r->dtype) &&
+             v->type->dtype == r->dtype) {
+    from = r->dtype;
+    src = v->dense;
+  } else {
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "attribute 'value' must be a scalar");
+  }
+  int32_t slot;
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &slot));
+  size_t es = hlx_dtype_size(r->dtype), n = (size_t)hlx_type_num_elements(r);
+  unsigned char* data = hlx_lower_alloc(c, n * es + 16);
+  unsigned char one[16];
+  if (!data) return hlx_status_oom();
+  if (!hlx_ref_convert(from, src, r->dtype, one, 1))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "cannot convert the value to %s",
+                        hlx_dtype_name(r->dtype));
+  for (size_t k = 0; k < n; k++) memcpy(data + k * es, one, es);
+  c->plan->slot_data[slot] = data;
+  return NULL;
+}
+
 const hlx_lowering_t hlx_lowerings_elementwise[] = {
+    {HLX_OP_CHLO_CONSTANT_LIKE, lower_constant_like},
+#define CB(op) {HLX_OP_CHLO_BROADCAST_##op, lower_chlo_broadcast},
+    CB(ADD) CB(SUBTRACT) CB(MULTIPLY) CB(DIVIDE) CB(REMAINDER) CB(POWER)
+    CB(MAXIMUM) CB(MINIMUM) CB(AND) CB(OR) CB(XOR) CB(SHIFT_LEFT)
+    CB(SHIFT_RIGHT_ARITHMETIC) CB(SHIFT_RIGHT_LOGICAL) CB(ATAN2) CB(COMPLEX)
+    CB(NEXT_AFTER) CB(POLYGAMMA) CB(ZETA) CB(COMPARE) CB(SELECT)
+#undef CB
     {HLX_OP_COMPARE, lower_compare},
     {HLX_OP_SELECT, lower_select},
     {HLX_OP_CLAMP, lower_clamp},

@@ -87,6 +87,14 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
                               const hlx_value_t*** captures,
                               int32_t* num_captures) HLX_MUST_USE;
 
+/* Emits a broadcast of the tensor in `in_slot` (type `in`, its dims
+ * mapped to `bd` of `out`'s) into a fresh slot of `out`'s shape (with in's
+ * element type). Used by ops with implicit broadcasting. */
+hlx_status_t hlx_lower_broadcast_slot(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                      int32_t in_slot, const hlx_type_t* in,
+                                      const hlx_type_t* out, const int64_t* bd,
+                                      int32_t* out_slot) HLX_MUST_USE;
+
 /* Reads operand i, which must be defined by stablehlo.constant, as up to
  * `max` int64 values (any integer element type). */
 hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
