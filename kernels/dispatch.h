@@ -1,0 +1,73 @@
+/* Kernel dispatch: the best variant for this CPU at the current ISA cap
+ * (kernels/cpu_features.h: detected level, HLX_MAX_ISA, the test setter),
+ * falling back to the reference kernels for every (op, dtype) without an
+ * optimised variant. Each family's table (kernels/dispatch/<family>_config.c)
+ * is filled once, at first use, from the family enumerator (.inc) and the
+ * CPU features; a lookup picks the table of the current cap.
+ *
+ * Results: bit-identical to the reference except the f32 transcendentals
+ * (<= 1 ULP, see kernels/x86/elementwise_impl.h) and f32 sums (another
+ * summation order, see kernels/x86/reduce_impl.h); NaN payloads may differ.
+ * Lookups are thread-safe. */
+#ifndef HLX_KERNELS_DISPATCH_H_
+#define HLX_KERNELS_DISPATCH_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/dtype.h"
+#include "kernels/cpu_features.h"
+#include "kernels/data_movement.h"
+#include "kernels/elementwise.h"
+#include "kernels/reduce.h"
+#include "kernels/simd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Like hlx_ref_unary_kernel / hlx_ref_binary_kernel (same NULL and
+ * out-dtype contract), returning the dispatched variant when one exists. */
+hlx_unary_fn hlx_unary_kernel(hlx_unary_op_t op, hlx_dtype_t in,
+                              hlx_dtype_t* out);
+hlx_binary_fn hlx_binary_kernel(hlx_binary_op_t op, hlx_dtype_t in,
+                                hlx_dtype_t* out);
+
+/* The variant compiled for exactly `isa` (no fallback; NULL if there is
+ * none or the CPU cannot run it). HLX_ISA_REFERENCE gives the reference
+ * kernel. For tests and benchmarks. */
+hlx_unary_fn hlx_unary_kernel_for_isa(hlx_unary_op_t op, hlx_dtype_t in,
+                                      hlx_isa_t isa);
+hlx_binary_fn hlx_binary_kernel_for_isa(hlx_binary_op_t op, hlx_dtype_t in,
+                                        hlx_isa_t isa);
+
+/* hlx_ref_compare / hlx_ref_select with dispatched fast paths. */
+bool hlx_compare(hlx_compare_dir_t dir, hlx_compare_type_t type,
+                 hlx_dtype_t t, const void* a, const void* b, uint8_t* y,
+                 size_t n);
+void hlx_select(size_t elem_size, const uint8_t* pred, bool pred_scalar,
+                const void* on_true, const void* on_false, void* y, size_t n);
+
+/* hlx_ref_reduce with dispatched fast paths (f32 add/max/min whose reduced
+ * dims form one contiguous group after merging adjacent dims). */
+bool hlx_reduce(hlx_reduce_op_t op, hlx_dtype_t t, int32_t rank,
+                const int64_t* dims, uint32_t reduce_mask, const void* in,
+                const void* init, void* out);
+/* The [outer, reduced, inner] kernel for (op, t) at the current cap, or
+ * NULL. */
+hlx_reduce3_fn hlx_reduce3_kernel(hlx_reduce_op_t op, hlx_dtype_t t);
+
+/* hlx_ref_copy_strided with a tiled in-register transpose when one input
+ * dim is contiguous and the innermost output dim is strided in the input
+ * (4-byte elements). */
+void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
+                      const void* in, const int64_t* in_strides, void* out,
+                      const int64_t* out_strides);
+hlx_transpose_fn hlx_transpose_kernel(size_t elem_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_KERNELS_DISPATCH_H_ */

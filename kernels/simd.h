@@ -1,0 +1,67 @@
+/* Signatures of the ISA kernel variants (kernels/x86/<isa>/) and their
+ * declarations, generated from the family enumerators (elementwise.inc,
+ * reduce.inc, data_movement.inc). Kernel names are hlx_<dtype>_<op>__<isa>;
+ * x32/x64 name kernels that move any 4/8-byte type. Callers normally go
+ * through kernels/dispatch.h rather than naming a variant. */
+#ifndef HLX_KERNELS_SIMD_H_
+#define HLX_KERNELS_SIMD_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/elementwise.h"
+#include "kernels/reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* compare with FLOAT ordering (NaN: EQ/GE/GT/LE/LT false, NE true):
+ * y[i] = a[i] <dir> b[i] as one byte 0/1. */
+typedef void (*hlx_compare_fn)(hlx_compare_dir_t dir, const void* a,
+                               const void* b, uint8_t* y, size_t n);
+
+/* y[i] = pred[i] ? on_true[i] : on_false[i] (pred bytes, nonzero = true). */
+typedef void (*hlx_select_fn)(const uint8_t* pred, const void* on_true,
+                              const void* on_false, void* y, size_t n);
+
+/* A reduction collapsed to three dims [outer, reduced, inner]:
+ *   out[o * inner + c] = *init (+) in[(o * reduced + r) * inner + c], r < reduced
+ * with the semantics of hlx_ref_reduce (max/min propagate NaN as the
+ * canonical quiet NaN and order -0 < +0). */
+typedef void (*hlx_reduce3_fn)(const void* in, size_t outer, size_t reduced,
+                               size_t inner, const void* init, void* out);
+
+/* out[c * out_stride + r] = in[r * in_stride + c] for r < rows, c < cols
+ * (strides in elements, may be negative). */
+typedef void (*hlx_transpose_fn)(const void* in, int64_t in_stride, void* out,
+                                 int64_t out_stride, size_t rows, size_t cols);
+
+#if defined(__x86_64__)
+#define HLX_EW_UNARY(ISA, OP, DTYPE, fn) void fn(const void*, void*, size_t);
+#define HLX_EW_BINARY(ISA, OP, DTYPE, fn) \
+  void fn(const void*, const void*, void*, size_t);
+#define HLX_EW_COMPARE(ISA, DTYPE, fn) \
+  void fn(hlx_compare_dir_t, const void*, const void*, uint8_t*, size_t);
+#define HLX_EW_SELECT(ISA, ELEM_SIZE, fn) \
+  void fn(const uint8_t*, const void*, const void*, void*, size_t);
+#include "kernels/elementwise.inc"
+#undef HLX_EW_UNARY
+#undef HLX_EW_BINARY
+#undef HLX_EW_COMPARE
+#undef HLX_EW_SELECT
+#define HLX_REDUCE_KERNEL(ISA, OP, DTYPE, fn) \
+  void fn(const void*, size_t, size_t, size_t, const void*, void*);
+#include "kernels/reduce.inc"
+#undef HLX_REDUCE_KERNEL
+#define HLX_TRANSPOSE_KERNEL(ISA, ELEM_SIZE, TILE, fn) \
+  void fn(const void*, int64_t, void*, int64_t, size_t, size_t);
+#include "kernels/data_movement.inc"
+#undef HLX_TRANSPOSE_KERNEL
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_KERNELS_SIMD_H_ */
