@@ -1,0 +1,638 @@
+/* oneDNN wrappers: matmul and f32 forward convolution (see onednn.h).
+ *
+ * Threading decision. Debian's oneDNN 2.6 is built on OpenMP (libgomp), so
+ * it cannot run on hlx's own worker pool through the threadpool interop.
+ * The two coexist this way:
+ *   - A oneDNN call runs inside one hlx task, on the hlx worker thread that
+ *     runs the task. That thread becomes the OpenMP master of its own team
+ *     (libgomp keeps one team per master thread, so calls from different
+ *     hlx workers never share or fight over a team).
+ *   - The team size is the task's worker budget, `threads` in the
+ *     descriptor: set with omp_set_num_threads() around primitive creation
+ *     and around every execution, and restored afterwards (the ICV is per
+ *     thread, so nothing else in the process changes). oneDNN fixes a
+ *     primitive's work split at creation (it reads omp_get_max_threads()
+ *     then), which is why `threads` is part of the cache key and must be
+ *     known when the plan is built. threads = 1 runs oneDNN sequentially on
+ *     the calling worker, with no OpenMP team at all: that is what a
+ *     scheduler running independent tasks on every worker should ask for;
+ *     a task that has the machine to itself asks for all cores. 0 keeps
+ *     OpenMP's default (all cores), today's choice in graph/ until the
+ *     scheduler hands budgets to tasks.
+ *   - The other hlx workers should not run compute while a multi-threaded
+ *     oneDNN call holds their cores. libgomp's idle team threads spin for a
+ *     while after each parallel region (GOMP_SPINCOUNT) before sleeping;
+ *     OMP_WAIT_POLICY=passive in the environment makes them sleep at once
+ *     when hlx's pool needs the cores back quickly.
+ * libxsmm kernels (kernels/libs/libxsmm.c) are single-threaded calls and
+ * need none of this.
+ *
+ * Scratchpad: oneDNN's default (library-managed, per thread), so one
+ * primitive may execute on several threads at once. Streams are created
+ * per call (cheap on the CPU engine; nothing is kept per thread). */
+#include "kernels/libs/onednn.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oneapi/dnnl/dnnl.h>
+
+/* ---- engine, errors ---- */
+
+static dnnl_engine_t g_engine;
+static dnnl_status_t g_engine_status = dnnl_runtime_error;
+static pthread_once_t g_engine_once = PTHREAD_ONCE_INIT;
+
+static void engine_init(void) {
+  g_engine_status = dnnl_engine_create(&g_engine, dnnl_cpu, 0);
+}
+
+static dnnl_engine_t engine(void) {
+  pthread_once(&g_engine_once, engine_init);
+  return g_engine_status == dnnl_success ? g_engine : NULL;
+}
+
+static hlx_status_t dnnl_error(dnnl_status_t s, const char* what) {
+  hlx_status_code_t code = HLX_STATUS_INTERNAL;
+  if (s == dnnl_unimplemented) code = HLX_STATUS_UNIMPLEMENTED;
+  if (s == dnnl_invalid_arguments) code = HLX_STATUS_INVALID_ARGUMENT;
+  if (s == dnnl_out_of_memory) return hlx_status_oom();
+  return hlx_make_status(code, "oneDNN: %s failed (status %d)", what, (int)s);
+}
+
+#define DNNL_TRY(expr, what)                        \
+  do {                                              \
+    dnnl_status_t s_ = (expr);                      \
+    if (s_ != dnnl_success) return dnnl_error(s_, what); \
+  } while (0)
+
+/* OpenMP team size for the calling thread, restored by thread_restore. */
+static int thread_set(int32_t threads) {
+  int prev = omp_get_max_threads();
+  if (threads > 0) omp_set_num_threads(threads);
+  return prev;
+}
+
+static void thread_restore(int32_t threads, int prev) {
+  if (threads > 0) omp_set_num_threads(prev);
+}
+
+static bool is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
+                        size_t len) {
+  const char* impl = NULL;
+  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) !=
+          dnnl_success ||
+      !impl)
+    impl = "?";
+  strncpy(name, impl, len - 1);
+  name[len - 1] = 0;
+  return strncmp(impl, "ref", 3) == 0;
+}
+
+/* ---- process-wide cache ---- */
+
+enum { CACHE_BUCKETS = 256, CACHE_MAX = 4096 };
+
+typedef struct cache_entry_t {
+  struct cache_entry_t* next;
+  int kind;
+  void* obj;
+  size_t key_len;
+  unsigned char key[];
+} cache_entry_t;
+
+static cache_entry_t* g_cache[CACHE_BUCKETS];
+static int g_cache_count;
+static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t hash_bytes(int kind, const void* p, size_t n) {
+  const unsigned char* b = p;
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static void* cache_find(int kind, const void* key, size_t n) {
+  uint64_t h = hash_bytes(kind, key, n) % CACHE_BUCKETS;
+  void* obj = NULL;
+  pthread_mutex_lock(&g_cache_mu);
+  for (cache_entry_t* e = g_cache[h]; e; e = e->next)
+    if (e->kind == kind && e->key_len == n && !memcmp(e->key, key, n)) {
+      obj = e->obj;
+      break;
+    }
+  pthread_mutex_unlock(&g_cache_mu);
+  return obj;
+}
+
+/* Inserts obj unless an equal key got there first; returns the cached
+ * object (obj or the earlier one), or NULL if the cache is full / OOM. */
+static void* cache_insert(int kind, const void* key, size_t n, void* obj) {
+  uint64_t h = hash_bytes(kind, key, n) % CACHE_BUCKETS;
+  void* found = NULL;
+  pthread_mutex_lock(&g_cache_mu);
+  for (cache_entry_t* e = g_cache[h]; e; e = e->next)
+    if (e->kind == kind && e->key_len == n && !memcmp(e->key, key, n)) {
+      found = e->obj;
+      break;
+    }
+  if (!found && g_cache_count < CACHE_MAX) {
+    cache_entry_t* e = malloc(sizeof(*e) + n);
+    if (e) {
+      e->kind = kind;
+      e->obj = obj;
+      e->key_len = n;
+      memcpy(e->key, key, n);
+      e->next = g_cache[h];
+      g_cache[h] = e;
+      g_cache_count++;
+      found = obj;
+    }
+  }
+  pthread_mutex_unlock(&g_cache_mu);
+  return found;
+}
+
+static dnnl_data_type_t dnnl_type(hlx_dtype_t t) {
+  switch (t) {
+    case HLX_DTYPE_F32: return dnnl_f32;
+    case HLX_DTYPE_BF16: return dnnl_bf16;
+    case HLX_DTYPE_F16: return dnnl_f16;
+    case HLX_DTYPE_S8: return dnnl_s8;
+    case HLX_DTYPE_U8: return dnnl_u8;
+    case HLX_DTYPE_S32: return dnnl_s32;
+    default: return dnnl_data_type_undef;
+  }
+}
+
+static void* aligned_buffer(size_t bytes) {
+  size_t n = (bytes + 63) / 64 * 64;
+  return aligned_alloc(64, n ? n : 64);
+}
+
+/* ---- matmul ---- */
+
+enum { KIND_MATMUL = 1, KIND_CONV = 2 };
+
+struct hlx_onednn_matmul_t {
+  hlx_onednn_matmul_desc_t d;
+  dnnl_primitive_t prim;
+  dnnl_memory_desc_t a_md, b_md, c_md;
+  bool cached;
+  char impl[64];
+};
+
+void hlx_onednn_matmul_desc_init(hlx_onednn_matmul_desc_t* d, hlx_dtype_t a,
+                                 hlx_dtype_t b, hlx_dtype_t c, int64_t batch,
+                                 int64_t m, int64_t n, int64_t k) {
+  memset(d, 0, sizeof(*d));
+  d->a_type = a;
+  d->b_type = b;
+  d->c_type = c;
+  d->batch = batch;
+  d->m = m;
+  d->n = n;
+  d->k = k;
+  d->a_strides[0] = m * k, d->a_strides[1] = k, d->a_strides[2] = 1;
+  d->b_strides[0] = k * n, d->b_strides[1] = n, d->b_strides[2] = 1;
+  d->c_strides[0] = m * n, d->c_strides[1] = n, d->c_strides[2] = 1;
+}
+
+static bool matmul_types_ok(const hlx_onednn_matmul_desc_t* d) {
+  hlx_dtype_t a = d->a_type, b = d->b_type, c = d->c_type;
+  if (a == HLX_DTYPE_F32) return b == HLX_DTYPE_F32 && c == HLX_DTYPE_F32;
+  if (a == HLX_DTYPE_BF16)
+    return b == HLX_DTYPE_BF16 && (c == HLX_DTYPE_F32 || c == HLX_DTYPE_BF16);
+  if (a == HLX_DTYPE_F16)
+    return b == HLX_DTYPE_F16 && (c == HLX_DTYPE_F32 || c == HLX_DTYPE_F16);
+  if (a == HLX_DTYPE_S8 || a == HLX_DTYPE_U8)
+    return b == HLX_DTYPE_S8 && c == HLX_DTYPE_S32;
+  return false;
+}
+
+static hlx_status_t md3(dnnl_memory_desc_t* md, hlx_dtype_t t, int64_t batch,
+                        int64_t rows, int64_t cols, const int64_t* strides) {
+  dnnl_dims_t dims, st;
+  int nd;
+  if (batch == 1) {
+    nd = 2;
+    dims[0] = rows, dims[1] = cols;
+    st[0] = strides[1], st[1] = strides[2];
+  } else {
+    nd = 3;
+    dims[0] = batch, dims[1] = rows, dims[2] = cols;
+    st[0] = strides[0], st[1] = strides[1], st[2] = strides[2];
+  }
+  DNNL_TRY(dnnl_memory_desc_init_by_strides(md, nd, dims, dnnl_type(t), st),
+           "memory descriptor");
+  return NULL;
+}
+
+static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
+  const hlx_onednn_matmul_desc_t* d = &mm->d;
+  dnnl_engine_t eng = engine();
+  if (!eng)
+    return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
+  HLX_RETURN_IF_ERROR(md3(&mm->a_md, d->a_type, d->batch, d->m, d->k,
+                          d->a_strides));
+  HLX_RETURN_IF_ERROR(md3(&mm->b_md, d->b_type, d->batch, d->k, d->n,
+                          d->b_strides));
+  HLX_RETURN_IF_ERROR(md3(&mm->c_md, d->c_type, d->batch, d->m, d->n,
+                          d->c_strides));
+  dnnl_matmul_desc_t md;
+  DNNL_TRY(dnnl_matmul_desc_init(&md, &mm->a_md, &mm->b_md, NULL, &mm->c_md),
+           "matmul descriptor");
+  dnnl_primitive_desc_t pd = NULL;
+  int prev = thread_set(d->threads);
+  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &md, NULL, eng, NULL);
+  thread_restore(d->threads, prev);
+  if (s != dnnl_success) return dnnl_error(s, "matmul primitive descriptor");
+  if (is_ref_impl(pd, mm->impl, sizeof(mm->impl))) {
+    dnnl_primitive_desc_destroy(pd);
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN: only a reference matmul for this layout");
+  }
+  prev = thread_set(d->threads);
+  s = dnnl_primitive_create(&mm->prim, pd);
+  thread_restore(d->threads, prev);
+  dnnl_primitive_desc_destroy(pd);
+  if (s != dnnl_success) return dnnl_error(s, "matmul primitive");
+  return NULL;
+}
+
+hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
+                                      hlx_onednn_matmul_t** out) {
+  *out = NULL;
+  if (!matmul_types_ok(d))
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN matmul: unsupported type combination");
+  if (d->batch < 1 || d->m < 1 || d->n < 1 || d->k < 1)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "oneDNN matmul: empty dimensions");
+  hlx_onednn_matmul_t* mm = cache_find(KIND_MATMUL, d, sizeof(*d));
+  if (mm) {
+    *out = mm;
+    return NULL;
+  }
+  mm = calloc(1, sizeof(*mm));
+  if (!mm) return hlx_status_oom();
+  mm->d = *d;
+  hlx_status_t st = matmul_build(mm);
+  if (st) {
+    if (mm->prim) dnnl_primitive_destroy(mm->prim);
+    free(mm);
+    return st;
+  }
+  mm->cached = true;
+  hlx_onednn_matmul_t* c = cache_insert(KIND_MATMUL, d, sizeof(*d), mm);
+  if (c != mm) {
+    mm->cached = false;
+    if (c) { /* another thread won the race */
+      hlx_onednn_matmul_release(mm);
+      mm = c;
+    }
+  }
+  *out = mm;
+  return NULL;
+}
+
+void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm) {
+  if (!mm || mm->cached) return;
+  dnnl_primitive_destroy(mm->prim);
+  free(mm);
+}
+
+const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm) {
+  return mm->impl;
+}
+
+typedef struct mem_list_t {
+  dnnl_memory_t m[8];
+  int n;
+} mem_list_t;
+
+static void mem_free(mem_list_t* l) {
+  for (int i = 0; i < l->n; i++) dnnl_memory_destroy(l->m[i]);
+  l->n = 0;
+}
+
+static dnnl_status_t mem_add(mem_list_t* l, const dnnl_memory_desc_t* md,
+                             const void* ptr, dnnl_memory_t* out) {
+  dnnl_status_t s = dnnl_memory_create(out, md, engine(), (void*)ptr);
+  if (s == dnnl_success) l->m[l->n++] = *out;
+  return s;
+}
+
+hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
+                                   const void* a, const void* b, void* c) {
+  mem_list_t ml = {.n = 0};
+  dnnl_memory_t am, bm, cm;
+  dnnl_stream_t stream = NULL;
+  dnnl_status_t s;
+  if ((s = mem_add(&ml, &mm->a_md, a, &am)) != dnnl_success ||
+      (s = mem_add(&ml, &mm->b_md, b, &bm)) != dnnl_success ||
+      (s = mem_add(&ml, &mm->c_md, c, &cm)) != dnnl_success ||
+      (s = dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags)) !=
+          dnnl_success) {
+    mem_free(&ml);
+    return dnnl_error(s, "matmul memory");
+  }
+  dnnl_exec_arg_t args[3] = {
+      {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  int prev = thread_set(mm->d.threads);
+  s = dnnl_primitive_execute(mm->prim, stream, 3, args);
+  if (s == dnnl_success) s = dnnl_stream_wait(stream);
+  thread_restore(mm->d.threads, prev);
+  dnnl_stream_destroy(stream);
+  mem_free(&ml);
+  return s == dnnl_success ? NULL : dnnl_error(s, "matmul execution");
+}
+
+/* ---- convolution ---- */
+
+struct hlx_onednn_conv_t {
+  hlx_onednn_conv_desc_t d;
+  dnnl_primitive_t conv;
+  /* user layout -> primitive layout (NULL when they are equal) */
+  dnnl_primitive_t src_reorder, wei_reorder, dst_reorder;
+  dnnl_memory_desc_t src_user, wei_user, dst_user;
+  dnnl_memory_desc_t src_prim, wei_prim, dst_prim;
+  bool cached;
+  char impl[64];
+};
+
+void hlx_onednn_conv_desc_zero(hlx_onednn_conv_desc_t* d) {
+  memset(d, 0, sizeof(*d));
+}
+
+static hlx_status_t make_reorder(const dnnl_memory_desc_t* from,
+                                 const dnnl_memory_desc_t* to,
+                                 dnnl_primitive_t* out) {
+  *out = NULL;
+  if (dnnl_memory_desc_equal(from, to)) return NULL;
+  dnnl_primitive_desc_t rpd;
+  DNNL_TRY(dnnl_reorder_primitive_desc_create(&rpd, from, engine(), to,
+                                              engine(), NULL),
+           "reorder descriptor");
+  dnnl_status_t s = dnnl_primitive_create(out, rpd);
+  dnnl_primitive_desc_destroy(rpd);
+  if (s != dnnl_success) {
+    *out = NULL;
+    return dnnl_error(s, "reorder");
+  }
+  return NULL;
+}
+
+static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  int32_t ns = d->num_spatial;
+  dnnl_engine_t eng = engine();
+  if (!eng)
+    return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
+  dnnl_dims_t sd, wd, dd, ss, ws, ds, strides, dil, pl, pr;
+  int wnd = 0;
+  sd[0] = d->batch, sd[1] = d->in_features;
+  ss[0] = d->src_strides[0], ss[1] = d->src_strides[1];
+  dd[0] = d->batch, dd[1] = d->out_features;
+  ds[0] = d->dst_strides[0], ds[1] = d->dst_strides[1];
+  int64_t ci = d->in_features / d->groups, og = d->out_features / d->groups;
+  if (d->groups > 1) {
+    wd[0] = d->groups, wd[1] = og, wd[2] = ci;
+    ws[0] = og * d->wei_strides[0], ws[1] = d->wei_strides[0],
+    ws[2] = d->wei_strides[1];
+    wnd = 3;
+  } else {
+    wd[0] = d->out_features, wd[1] = ci;
+    ws[0] = d->wei_strides[0], ws[1] = d->wei_strides[1];
+    wnd = 2;
+  }
+  for (int32_t i = 0; i < ns; i++) {
+    sd[2 + i] = d->in_spatial[i], ss[2 + i] = d->src_strides[2 + i];
+    dd[2 + i] = d->out_spatial[i], ds[2 + i] = d->dst_strides[2 + i];
+    wd[wnd + i] = d->kernel_spatial[i], ws[wnd + i] = d->wei_strides[2 + i];
+    strides[i] = d->stride[i];
+    dil[i] = d->dilation[i] - 1;
+    pl[i] = d->pad_lo[i];
+    int64_t range = (d->kernel_spatial[i] - 1) * d->dilation[i] + 1;
+    pr[i] = (d->out_spatial[i] - 1) * d->stride[i] + range - d->in_spatial[i] -
+            d->pad_lo[i];
+  }
+  wnd += ns;
+  DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->src_user, 2 + ns, sd,
+                                            dnnl_f32, ss),
+           "src descriptor");
+  DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->wei_user, wnd, wd, dnnl_f32,
+                                            ws),
+           "weights descriptor");
+  DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->dst_user, 2 + ns, dd,
+                                            dnnl_f32, ds),
+           "dst descriptor");
+  dnnl_memory_desc_t sa, wa, da;
+  DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
+                                        dnnl_format_tag_any),
+           "src descriptor");
+  DNNL_TRY(dnnl_memory_desc_init_by_tag(&wa, wnd, wd, dnnl_f32,
+                                        dnnl_format_tag_any),
+           "weights descriptor");
+  DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
+                                        dnnl_format_tag_any),
+           "dst descriptor");
+  dnnl_convolution_desc_t cd;
+  DNNL_TRY(dnnl_dilated_convolution_forward_desc_init(
+               &cd, dnnl_forward_inference, dnnl_convolution_direct, &sa, &wa,
+               NULL, &da, strides, dil, pl, pr),
+           "convolution descriptor");
+  dnnl_primitive_desc_t pd = NULL;
+  int prev = thread_set(d->threads);
+  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL);
+  thread_restore(d->threads, prev);
+  if (s != dnnl_success) return dnnl_error(s, "convolution descriptor");
+  if (is_ref_impl(pd, cv->impl, sizeof(cv->impl))) {
+    dnnl_primitive_desc_destroy(pd);
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN: only a reference convolution here");
+  }
+  cv->src_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+  cv->wei_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  cv->dst_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+  prev = thread_set(d->threads);
+  s = dnnl_primitive_create(&cv->conv, pd);
+  thread_restore(d->threads, prev);
+  dnnl_primitive_desc_destroy(pd);
+  if (s != dnnl_success) return dnnl_error(s, "convolution primitive");
+  HLX_RETURN_IF_ERROR(make_reorder(&cv->src_user, &cv->src_prim,
+                                   &cv->src_reorder));
+  HLX_RETURN_IF_ERROR(make_reorder(&cv->wei_user, &cv->wei_prim,
+                                   &cv->wei_reorder));
+  HLX_RETURN_IF_ERROR(make_reorder(&cv->dst_prim, &cv->dst_user,
+                                   &cv->dst_reorder));
+  return NULL;
+}
+
+static void conv_free(hlx_onednn_conv_t* cv) {
+  if (cv->conv) dnnl_primitive_destroy(cv->conv);
+  if (cv->src_reorder) dnnl_primitive_destroy(cv->src_reorder);
+  if (cv->wei_reorder) dnnl_primitive_destroy(cv->wei_reorder);
+  if (cv->dst_reorder) dnnl_primitive_destroy(cv->dst_reorder);
+  free(cv);
+}
+
+hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
+                                    hlx_onednn_conv_t** out) {
+  *out = NULL;
+  if (d->num_spatial < 1 || d->num_spatial > HLX_ONEDNN_CONV_MAX_SPATIAL ||
+      d->groups < 1 || d->in_features % d->groups ||
+      d->out_features % d->groups || d->batch < 1 || d->in_features < 1 ||
+      d->out_features < 1)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN convolution: unsupported parameters");
+  for (int32_t i = 0; i < d->num_spatial; i++)
+    if (d->in_spatial[i] < 1 || d->kernel_spatial[i] < 1 ||
+        d->out_spatial[i] < 1 || d->stride[i] < 1 || d->dilation[i] < 1 ||
+        d->pad_lo[i] < 0)
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "oneDNN convolution: unsupported window");
+  hlx_onednn_conv_t* cv = cache_find(KIND_CONV, d, sizeof(*d));
+  if (cv) {
+    *out = cv;
+    return NULL;
+  }
+  cv = calloc(1, sizeof(*cv));
+  if (!cv) return hlx_status_oom();
+  cv->d = *d;
+  hlx_status_t st = conv_build(cv);
+  if (st) {
+    conv_free(cv);
+    return st;
+  }
+  cv->cached = true;
+  hlx_onednn_conv_t* c = cache_insert(KIND_CONV, d, sizeof(*d), cv);
+  if (c != cv) {
+    cv->cached = false;
+    if (c) {
+      conv_free(cv);
+      cv = c;
+    }
+  }
+  *out = cv;
+  return NULL;
+}
+
+void hlx_onednn_conv_release(hlx_onednn_conv_t* cv) {
+  if (cv && !cv->cached) conv_free(cv);
+}
+
+const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv) {
+  return cv->impl;
+}
+
+size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
+  return dnnl_memory_desc_get_size(&cv->wei_prim);
+}
+
+/* Runs `prim` with (from, to) on a fresh stream with the budget. */
+static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
+                           dnnl_stream_t stream, const dnnl_memory_desc_t* fmd,
+                           const void* from, const dnnl_memory_desc_t* tmd,
+                           void* to) {
+  mem_list_t ml = {.n = 0};
+  dnnl_memory_t fm, tm;
+  dnnl_status_t s;
+  if ((s = mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
+      (s = mem_add(&ml, tmd, to, &tm)) == dnnl_success) {
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    int prev = thread_set(cv->d.threads);
+    s = dnnl_primitive_execute(prim, stream, 2, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    thread_restore(cv->d.threads, prev);
+  }
+  mem_free(&ml);
+  return s;
+}
+
+hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
+                                          const float* weights, void* packed) {
+  if (!cv->wei_reorder) {
+    memcpy(packed, weights, dnnl_memory_desc_get_size(&cv->wei_prim));
+    return NULL;
+  }
+  dnnl_stream_t stream;
+  DNNL_TRY(dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags),
+           "stream");
+  dnnl_status_t s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
+                          &cv->wei_prim, packed);
+  dnnl_stream_destroy(stream);
+  return s == dnnl_success ? NULL : dnnl_error(s, "weights reorder");
+}
+
+hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
+                                 const float* weights, const void* packed,
+                                 float* dst) {
+  void* sbuf = NULL;
+  void* wbuf = NULL;
+  void* dbuf = NULL;
+  dnnl_stream_t stream = NULL;
+  mem_list_t ml = {.n = 0};
+  hlx_status_t st = NULL;
+  dnnl_status_t s = dnnl_stream_create(&stream, engine(),
+                                       dnnl_stream_default_flags);
+  if (s != dnnl_success) return dnnl_error(s, "stream");
+  const void* sp = src;
+  const void* wp = packed ? packed : weights;
+  void* dp = dst;
+  if (cv->src_reorder) {
+    sbuf = aligned_buffer(dnnl_memory_desc_get_size(&cv->src_prim));
+    if (!sbuf) goto oom;
+    s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
+              sbuf);
+    if (s != dnnl_success) goto fail;
+    sp = sbuf;
+  }
+  if (!packed && cv->wei_reorder) {
+    wbuf = aligned_buffer(dnnl_memory_desc_get_size(&cv->wei_prim));
+    if (!wbuf) goto oom;
+    s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
+              &cv->wei_prim, wbuf);
+    if (s != dnnl_success) goto fail;
+    wp = wbuf;
+  }
+  if (cv->dst_reorder) {
+    dbuf = aligned_buffer(dnnl_memory_desc_get_size(&cv->dst_prim));
+    if (!dbuf) goto oom;
+    dp = dbuf;
+  }
+  {
+    dnnl_memory_t sm, wm, dm;
+    if ((s = mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
+        (s = mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
+        (s = mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success)
+      goto fail;
+    dnnl_exec_arg_t args[3] = {
+        {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+    int prev = thread_set(cv->d.threads);
+    s = dnnl_primitive_execute(cv->conv, stream, 3, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    thread_restore(cv->d.threads, prev);
+    if (s != dnnl_success) goto fail;
+  }
+  if (cv->dst_reorder) {
+    s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, dbuf, &cv->dst_user,
+              dst);
+    if (s != dnnl_success) goto fail;
+  }
+  goto done;
+oom:
+  st = hlx_status_oom();
+  goto done;
+fail:
+  st = dnnl_error(s, "convolution execution");
+done:
+  mem_free(&ml);
+  dnnl_stream_destroy(stream);
+  free(sbuf);
+  free(wbuf);
+  free(dbuf);
+  return st;
+}

@@ -1,0 +1,109 @@
+/* oneDNN (Debian's libdnnl 2.x, C API) behind hlx kernel signatures:
+ * batched matmul (f32; bf16 with f32 accumulation; s8/u8 x s8 with s32
+ * accumulation) over strided operands, and f32 forward convolution with
+ * strides, padding, dilation and feature groups.
+ *
+ * Both are two-step: `*_create` builds (or finds in a process-wide,
+ * thread-safe cache keyed by the whole descriptor) a ready primitive; it
+ * returns HLX_STATUS_UNIMPLEMENTED when oneDNN has no optimised
+ * implementation for that descriptor, so the caller can fall back (copy
+ * into a plainer layout, or use the reference kernel). Cached objects live
+ * until the process exits; the cache is bounded, and past the bound
+ * `*_create` keeps working with objects the caller frees with `*_release`.
+ * `*_run` may be called from many threads at once on one object.
+ *
+ * Threads: see the header comment of kernels/libs/onednn.c. `threads` in a
+ * descriptor is the worker budget the call gets (0: oneDNN's default, every
+ * core); it is part of the cache key because oneDNN fixes a primitive's
+ * partitioning when it is created. */
+#ifndef HLX_KERNELS_LIBS_ONEDNN_H_
+#define HLX_KERNELS_LIBS_ONEDNN_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/dtype.h"
+#include "base/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* c[b, m, n] = sum_k a[b, m, k] * b[b, k, n]. Strides in elements, in
+ * (batch, row, column) order; each matrix needs a unit stride in one of
+ * its two matrix dims for oneDNN's fast paths. Types: a/b/c = f32/f32/f32,
+ * bf16/bf16/{f32,bf16}, {s8,u8}/s8/s32. */
+typedef struct hlx_onednn_matmul_desc_t {
+  hlx_dtype_t a_type, b_type, c_type;
+  int64_t batch, m, n, k;
+  int64_t a_strides[3], b_strides[3], c_strides[3];
+  int32_t threads;
+} hlx_onednn_matmul_desc_t;
+
+typedef struct hlx_onednn_matmul_t hlx_onednn_matmul_t;
+
+/* Zero-fills the descriptor (it is compared bytewise) and sets row-major
+ * contiguous strides for the given shape. */
+void hlx_onednn_matmul_desc_init(hlx_onednn_matmul_desc_t* d, hlx_dtype_t a,
+                                 hlx_dtype_t b, hlx_dtype_t c, int64_t batch,
+                                 int64_t m, int64_t n, int64_t k);
+hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
+                                      hlx_onednn_matmul_t** out) HLX_MUST_USE;
+hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
+                                   const void* a, const void* b,
+                                   void* c) HLX_MUST_USE;
+/* Frees an uncached object (no-op for cached ones). */
+void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm);
+/* oneDNN's implementation name ("brg:avx512_core", "gemm:jit", ...). */
+const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
+
+#define HLX_ONEDNN_CONV_MAX_SPATIAL 3
+
+/* f32 forward convolution, 1-3 spatial dims, oneDNN's semantics with
+ * XLA's conventions: dilation 1 = dense; out feature o is in group
+ * o / (out_features / groups), which reads input features
+ * g * (in_features / groups) ... Strides (elements) of the logical dims:
+ * src [N, C, S...], weights [O, C/groups, K...], dst [N, O, P...] — any
+ * permutation or padding of the memory layout. */
+typedef struct hlx_onednn_conv_desc_t {
+  int32_t num_spatial;
+  int32_t threads;
+  int64_t batch, in_features, out_features, groups;
+  int64_t in_spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t kernel_spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t out_spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t stride[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t pad_lo[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t dilation[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t src_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
+  int64_t wei_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
+  int64_t dst_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
+} hlx_onednn_conv_desc_t;
+
+typedef struct hlx_onednn_conv_t hlx_onednn_conv_t;
+
+/* Zero-fills the descriptor (compared bytewise). */
+void hlx_onednn_conv_desc_zero(hlx_onednn_conv_desc_t* d);
+hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
+                                    hlx_onednn_conv_t** out) HLX_MUST_USE;
+/* Bytes of the weights in the primitive's preferred (blocked) layout. */
+size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv);
+/* Reorders weights from the descriptor's layout into `packed` (64-byte
+ * aligned, hlx_onednn_conv_packed_weights_bytes). */
+hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
+                                          const float* weights,
+                                          void* packed) HLX_MUST_USE;
+/* Runs the convolution. Exactly one of `weights` (descriptor layout) and
+ * `packed` (from hlx_onednn_conv_pack_weights) is non-NULL. */
+hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
+                                 const float* weights, const void* packed,
+                                 float* dst) HLX_MUST_USE;
+void hlx_onednn_conv_release(hlx_onednn_conv_t* cv);
+const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_KERNELS_LIBS_ONEDNN_H_ */
