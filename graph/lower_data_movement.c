@@ -6,6 +6,7 @@
 
 #include "graph/lower_internal.h"
 #include "kernels/data_movement.h"
+#include "kernels/dispatch.h"
 #include "kernels/elementwise.h"
 
 /* One strided copy of `dims` elements; offsets and strides in elements. */
@@ -26,10 +27,11 @@ typedef struct copies_args_t {
 } copies_args_t;
 
 static void do_copy(size_t es, const copy_t* k, const void* in, void* out) {
-  hlx_ref_copy_strided(es, k->rank, k->dims,
-                       (const char*)in + k->in_offset * (int64_t)es,
-                       k->in_strides, (char*)out + k->out_offset * (int64_t)es,
-                       k->out_strides);
+  /* Dispatched: transposed 4-byte slices use the tiled ISA kernels. */
+  hlx_copy_strided(es, k->rank, k->dims,
+                   (const char*)in + k->in_offset * (int64_t)es,
+                   k->in_strides, (char*)out + k->out_offset * (int64_t)es,
+                   k->out_strides);
 }
 
 static hlx_status_t run_copies(const void* args, void* const* in,

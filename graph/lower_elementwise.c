@@ -1,9 +1,14 @@
-/* Lowering of elementwise ops onto the reference kernels of
- * kernels/elementwise.h. Shapes match exactly (the verifier's rule), so a
- * task is one call over n elements. */
+/* Lowering of elementwise ops onto the kernels of kernels/elementwise.h,
+ * dispatched (kernels/dispatch.h): the ISA variant for this CPU and
+ * HLX_MAX_ISA where one exists, the reference kernel otherwise. Shapes
+ * match exactly (the verifier's rule), so a task is one call over n
+ * elements.
+ * TODO(parallel): split large n with hlx_parallel_for once base/parallel.h
+ * lands (contiguous chunks of >= 64 KiB, aligned to 64 bytes). */
 #include <string.h>
 
 #include "graph/lower_internal.h"
+#include "kernels/dispatch.h"
 #include "kernels/elementwise.h"
 
 typedef struct unary_args_t {
@@ -124,7 +129,7 @@ static hlx_status_t lower_unary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(same_shapes(op, &n));
   hlx_dtype_t in_t = op->operands[0]->type->dtype, out_t;
   int u = unary_of(op->code);
-  hlx_unary_fn fn = hlx_ref_unary_kernel((hlx_unary_op_t)u, in_t, &out_t);
+  hlx_unary_fn fn = hlx_unary_kernel((hlx_unary_op_t)u, in_t, &out_t);
   if (!fn)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "element type %s is not allowed",
@@ -154,7 +159,7 @@ static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                         hlx_dtype_name(in_t),
                         hlx_dtype_name(op->operands[1]->type->dtype));
   int b = binary_of(op->code);
-  hlx_binary_fn fn = hlx_ref_binary_kernel((hlx_binary_op_t)b, in_t, &out_t);
+  hlx_binary_fn fn = hlx_binary_kernel((hlx_binary_op_t)b, in_t, &out_t);
   if (!fn)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "element type %s is not allowed",
@@ -184,7 +189,7 @@ static hlx_status_t run_compare(const void* args, void* const* in,
                                 void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const compare_args_t* a = args;
-  hlx_ref_compare(a->dir, a->type, a->dtype, in[0], in[1], out[0], a->n);
+  hlx_compare(a->dir, a->type, a->dtype, in[0], in[1], out[0], a->n);
   return NULL;
 }
 
@@ -244,8 +249,7 @@ static hlx_status_t run_select(const void* args, void* const* in,
                                void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const select_args_t* a = args;
-  hlx_ref_select(a->elem_size, in[0], a->pred_scalar, in[1], in[2], out[0],
-                 a->n);
+  hlx_select(a->elem_size, in[0], a->pred_scalar, in[1], in[2], out[0], a->n);
   return NULL;
 }
 

@@ -6,6 +6,7 @@
 
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
+#include "kernels/dispatch.h"
 #include "kernels/reduce.h"
 
 typedef struct reduce_args_t {
@@ -20,8 +21,8 @@ static hlx_status_t run_reduce(const void* args, void* const* in,
                                void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const reduce_args_t* a = args;
-  hlx_ref_reduce(a->op, a->dtype, a->rank, a->dims, a->mask, in[0], in[1],
-                 out[0]);
+  /* Dispatched: an ISA kernel when one fits, else hlx_ref_reduce. */
+  hlx_reduce(a->op, a->dtype, a->rank, a->dims, a->mask, in[0], in[1], out[0]);
   return NULL;
 }
 
