@@ -1,7 +1,22 @@
-/* dot_general (and the legacy dot): operands are permuted into canonical
- * [batch, free, contract] / [batch, contract, free] order, widened into a
- * compute type (f64 / s64 / c128), multiplied by the reference batched
- * matmul and narrowed into the result's element type. */
+/* dot_general (and the legacy dot): operands are viewed in canonical
+ * [batch, free, contract] / [batch, contract, free] order.
+ *
+ * Library path (lower_fast): when the types allow it: f32 (also bf16/f16
+ * operands with f32 accumulation), s8/u8 x s8 -> s32, all-f64, the
+ * canonical view is collapsed into a batched matrix [B, M, K] x [B, K, N]
+ * with strides. Small products (M*N*K <= 64^3) go to a libxsmm JIT kernel
+ * (f32/f64; needs unit column strides), the rest to oneDNN's matmul
+ * primitive (f32, bf16, int8), which takes row- or column-major operands
+ * with any leading and batch strides, so the transpose a dot_general
+ * implies costs nothing. An operand is copied (transposed, and converted
+ * to the library's type) only when its dims do not collapse or the library
+ * cannot read the layout. Kernels/primitives are made when the plan is
+ * built. Result: [B, M, N] row-major, converted if its type differs.
+ *
+ * Reference path (everything else: complex, other integers, mixed widths,
+ * empty dims): operands are copied into canonical order, widened into a
+ * compute type (f32 / f64 / s64 / c64 / c128), multiplied by the reference
+ * batched matmul and narrowed into the result's element type. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +24,8 @@
 #include "kernels/data_movement.h"
 #include "kernels/dot.h"
 #include "kernels/elementwise.h"
+#include "kernels/libs/libxsmm.h"
+#include "kernels/libs/onednn.h"
 
 typedef struct canon_t {
   hlx_dtype_t dtype;
@@ -21,12 +38,19 @@ typedef struct dot_args_t {
   canon_t lhs, rhs;
   hlx_dtype_t compute, out;
   int64_t B, M, N, K;
+  int32_t nc; /* contracting dims (the lhs's last, the rhs's middle) */
 } dot_args_t;
 
 /* Permutes and widens one operand into `dst` (compute type). */
 static bool canonicalize(const canon_t* c, hlx_dtype_t compute, const void* src,
                          void* dst, size_t n) {
   size_t es = hlx_dtype_size(c->dtype);
+  int64_t rs[HLX_MAX_RANK];
+  if (c->dtype == compute) {
+    hlx_row_major_strides(c->rank, c->dims, rs);
+    hlx_ref_copy_strided(es, c->rank, c->dims, src, c->strides, dst, rs);
+    return true;
+  }
   void* tmp = malloc(n * es + 16);
   if (!tmp) return false;
   int64_t out_strides[HLX_MAX_RANK];
@@ -68,6 +92,211 @@ static hlx_status_t run_dot(const void* args, void* const* in,
   free(r);
   free(o);
   return st;
+}
+
+/* ---- library path ---- */
+
+typedef enum lib_t { LIB_XSMM, LIB_ONEDNN } lib_t;
+
+/* How the library reads one operand: straight from the slot with the
+ * given strides, or from a canonical contiguous copy in `type`. */
+typedef struct operand_view_t {
+  bool copy;
+  hlx_dtype_t type;
+  int64_t strides[3]; /* batch, row, column (elements) */
+} operand_view_t;
+
+typedef struct fast_dot_t {
+  lib_t lib;
+  canon_t lhs, rhs;
+  operand_view_t a, b;
+  hlx_dtype_t c_type, out;
+  int64_t B, M, N, K;
+  hlx_xsmm_gemm_t xsmm;
+  hlx_onednn_matmul_t* mm;
+} fast_dot_t;
+
+static hlx_status_t run_dot_fast(const void* args, void* const* in,
+                                 void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const fast_dot_t* f = args;
+  size_t na = (size_t)(f->B * f->M * f->K), nb = (size_t)(f->B * f->K * f->N),
+         nc = (size_t)(f->B * f->M * f->N);
+  void* ta = NULL;
+  void* tb = NULL;
+  void* tc = NULL;
+  const void* A = in[0];
+  const void* Bm = in[1];
+  void* C = out[0];
+  hlx_status_t st = NULL;
+  if (f->a.copy) {
+    ta = malloc(na * hlx_dtype_size(f->a.type) + 64);
+    if (!ta || !canonicalize(&f->lhs, f->a.type, in[0], ta, na)) goto oom;
+    A = ta;
+  }
+  if (f->b.copy) {
+    tb = malloc(nb * hlx_dtype_size(f->b.type) + 64);
+    if (!tb || !canonicalize(&f->rhs, f->b.type, in[1], tb, nb)) goto oom;
+    Bm = tb;
+  }
+  if (f->c_type != f->out) {
+    tc = malloc(nc * hlx_dtype_size(f->c_type) + 64);
+    if (!tc) goto oom;
+    C = tc;
+  }
+  if (f->lib == LIB_XSMM)
+    hlx_xsmm_gemm_run(&f->xsmm, f->B, A, f->a.strides[0], Bm, f->b.strides[0],
+                      C, f->M * f->N);
+  else
+    st = hlx_onednn_matmul_run(f->mm, A, Bm, C);
+  if (!st && tc) hlx_ref_convert(f->c_type, tc, f->out, out[0], nc);
+  goto done;
+oom:
+  st = hlx_status_oom();
+done:
+  free(ta);
+  free(tb);
+  free(tc);
+  return st;
+}
+
+/* Collapses canonical dims [lo, hi) into one (size, stride); false when
+ * they are not one evenly strided run. Size-1 dims are skipped. */
+static bool collapse(const canon_t* c, int32_t lo, int32_t hi,
+                     int64_t* stride) {
+  int64_t s = -1, expect = -1;
+  for (int32_t i = hi - 1; i >= lo; i--) {
+    if (c->dims[i] == 1) continue;
+    if (s < 0) {
+      s = c->strides[i];
+    } else if (c->strides[i] != expect) {
+      return false;
+    }
+    expect = c->strides[i] * c->dims[i];
+  }
+  *stride = s < 0 ? 0 : s;
+  return true;
+}
+
+/* Strides for a rows x cols matrix (+ batch) read in place, with size-1
+ * dims given the stride of a plain layout. */
+static bool direct_view(const canon_t* c, int32_t nb, int32_t nrow,
+                        int64_t rows, int64_t cols, operand_view_t* v) {
+  int64_t sb, sr, sc;
+  if (!collapse(c, 0, nb, &sb) || !collapse(c, nb, nb + nrow, &sr) ||
+      !collapse(c, nb + nrow, c->rank, &sc))
+    return false;
+  if (rows == 1 && cols == 1) {
+    sr = 1, sc = 1;
+  } else if (cols == 1) {
+    sc = 1; /* row-major with leading dim sr >= 1 */
+  } else if (rows == 1) {
+    sr = sc == 1 ? cols : 1;
+  }
+  v->copy = false;
+  v->type = c->dtype;
+  v->strides[0] = sb ? sb : rows * cols;
+  v->strides[1] = sr;
+  v->strides[2] = sc;
+  return true;
+}
+
+static void copy_view(hlx_dtype_t type, int64_t rows, int64_t cols,
+                      operand_view_t* v) {
+  v->copy = true;
+  v->type = type;
+  v->strides[0] = rows * cols;
+  v->strides[1] = cols;
+  v->strides[2] = 1;
+}
+
+static bool is_f32_like(hlx_dtype_t t) {
+  return t == HLX_DTYPE_F32 || t == HLX_DTYPE_BF16 || t == HLX_DTYPE_F16;
+}
+
+/* Tries the library path; *done = false leaves the op to the reference. */
+static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                               const dot_args_t* d, int32_t nb, bool* done) {
+  *done = false;
+  if (getenv("HLX_DOT_REFERENCE")) return NULL; /* A/B switch for tests */
+  hlx_dtype_t lt = d->lhs.dtype, rt = d->rhs.dtype, ot = d->out;
+  int64_t B = d->B, M = d->M, N = d->N, K = d->K;
+  if (B < 1 || M < 1 || N < 1 || K < 1) return NULL;
+  bool small = hlx_xsmm_is_small(M, N, K);
+  hlx_dtype_t at, bt, ct;
+  if (is_f32_like(lt) && is_f32_like(rt) && is_f32_like(ot)) {
+    at = bt = ct = HLX_DTYPE_F32;
+    if (!small && lt == HLX_DTYPE_BF16 && rt == HLX_DTYPE_BF16 &&
+        (ot == HLX_DTYPE_F32 || ot == HLX_DTYPE_BF16)) {
+      at = bt = HLX_DTYPE_BF16;
+      ct = ot;
+    }
+  } else if (lt == HLX_DTYPE_F64 && rt == HLX_DTYPE_F64 &&
+             ot == HLX_DTYPE_F64 && small) {
+    at = bt = ct = HLX_DTYPE_F64;
+  } else if ((lt == HLX_DTYPE_S8 || lt == HLX_DTYPE_U8) &&
+             rt == HLX_DTYPE_S8 && ot == HLX_DTYPE_S32 && !small &&
+             K <= 65536) {
+    /* |sum| <= K * 2^15 fits s32: exact, so no wraparound questions. */
+    at = lt;
+    bt = HLX_DTYPE_S8;
+    ct = HLX_DTYPE_S32;
+  } else {
+    return NULL;
+  }
+  fast_dot_t* f = hlx_lower_alloc(c, sizeof(*f));
+  if (!f) return hlx_status_oom();
+  memset(f, 0, sizeof(*f));
+  f->lhs = d->lhs;
+  f->rhs = d->rhs;
+  f->c_type = ct;
+  f->out = ot;
+  f->B = B, f->M = M, f->N = N, f->K = K;
+  /* lhs canonical: [batch (nb), free, contract]; rhs: [batch, contract,
+   * free]. The contract dims are the lhs's last nc dims. */
+  int32_t nc = d->nc;
+  bool a_ok = lt == at && direct_view(&d->lhs, nb, d->lhs.rank - nb - nc, M,
+                                      K, &f->a);
+  bool b_ok = rt == bt && direct_view(&d->rhs, nb, nc, K, N, &f->b);
+  if (!a_ok) copy_view(at, M, K, &f->a);
+  if (!b_ok) copy_view(bt, K, N, &f->b);
+  if (small && (at == HLX_DTYPE_F32 || at == HLX_DTYPE_F64)) {
+    /* libxsmm reads unit column strides with a leading dim >= the width */
+    if (!f->a.copy && (f->a.strides[2] != 1 || f->a.strides[1] < K))
+      copy_view(at, M, K, &f->a);
+    if (!f->b.copy && (f->b.strides[2] != 1 || f->b.strides[1] < N))
+      copy_view(bt, K, N, &f->b);
+    if (!hlx_xsmm_gemm_init(&f->xsmm, at, M, N, K, f->a.strides[1],
+                            f->b.strides[1], N))
+      return NULL;
+    f->lib = LIB_XSMM;
+  } else {
+    if (at == HLX_DTYPE_F64) return NULL;
+    f->lib = LIB_ONEDNN;
+    hlx_onednn_matmul_desc_t md;
+    hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
+    memcpy(md.a_strides, f->a.strides, sizeof(md.a_strides));
+    memcpy(md.b_strides, f->b.strides, sizeof(md.b_strides));
+    hlx_status_t st = hlx_onednn_matmul_create(&md, &f->mm);
+    if (st && (!f->a.copy || !f->b.copy)) {
+      /* Layout oneDNN cannot read fast: copy both into plain order. */
+      hlx_status_free(st);
+      copy_view(at, M, K, &f->a);
+      copy_view(bt, K, N, &f->b);
+      hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
+      st = hlx_onednn_matmul_create(&md, &f->mm);
+    }
+    if (st) {
+      hlx_status_free(st);
+      return NULL;
+    }
+  }
+  int32_t in[2], out;
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  *done = true;
+  return hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out);
 }
 
 /* Reads an integer list attribute field (I64_ARRAY, ARRAY of INT, DENSE). */
@@ -221,6 +450,10 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->M = M;
   a->N = N;
   a->K = K;
+  a->nc = nlc;
+  bool done;
+  HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, &done));
+  if (done) return NULL;
   int32_t in[2], out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
