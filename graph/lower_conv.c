@@ -4,7 +4,17 @@
  * dot_general); the result is computed as [b, spatial..., f], narrowed into
  * the result's element type (which may differ from the operands': the
  * preferred element type) and permuted into the result's layout.
- * dynamic_conv reads its padding operand at run time. */
+ * dynamic_conv reads its padding operand at run time.
+ *
+ * Library path (lower_conv_onednn): f32 convolutions (operands and result
+ * f32, not quantized) with batch_group_count 1, no lhs dilation, no window
+ * reversal, 1-3 spatial dims, non-negative low padding and a static padding
+ * run on oneDNN's forward convolution, reading the operands in their own
+ * layouts (any dimension numbers, expressed as strides) and writing the
+ * result's layout. Weights that are a stablehlo.constant are reordered into
+ * oneDNN's preferred blocked layout once, when the plan is built; other
+ * weights are reordered on every run. Everything else stays on the
+ * reference path below. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +24,7 @@
 #include "kernels/conv.h"
 #include "kernels/data_movement.h"
 #include "kernels/elementwise.h"
+#include "kernels/libs/onednn.h"
 
 typedef struct perm_t {
   hlx_dtype_t dtype;
@@ -164,6 +175,98 @@ done:
   free(o);
   free(t);
   return st;
+}
+
+/* ---- library path ---- */
+
+typedef struct conv_fast_t {
+  hlx_onednn_conv_t* cv;
+  const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
+} conv_fast_t;
+
+static hlx_status_t run_conv_onednn(const void* args, void* const* in,
+                                    void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const conv_fast_t* f = args;
+  return hlx_onednn_conv_run(f->cv, in[0], f->packed ? NULL : in[1],
+                             f->packed, out[0]);
+}
+
+/* Emits the oneDNN task when the convolution qualifies; *done = false
+ * leaves it to the reference path. */
+static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                      const conv_args_t* a, bool* done) {
+  *done = false;
+  const hlx_conv_params_t* p = &a->p;
+  int32_t ns = p->num_spatial;
+  if (getenv("HLX_CONV_REFERENCE")) return NULL; /* A/B switch for tests */
+  if (a->dynamic_padding || a->lq.on || a->rq.on || a->oq.on ||
+      a->lhs.dtype != HLX_DTYPE_F32 || a->rhs.dtype != HLX_DTYPE_F32 ||
+      a->out.dtype != HLX_DTYPE_F32 || p->batch_group_count != 1 || ns < 1 ||
+      ns > HLX_ONEDNN_CONV_MAX_SPATIAL)
+    return NULL;
+  hlx_onednn_conv_desc_t d;
+  hlx_onednn_conv_desc_zero(&d);
+  d.num_spatial = ns;
+  d.batch = p->batch;
+  d.in_features = p->in_features;
+  d.out_features = p->out_features;
+  d.groups = p->feature_group_count;
+  for (int32_t i = 0; i < ns; i++) {
+    if (p->lhs_dilation[i] != 1 || p->reversal[i] || p->pad_lo[i] < 0)
+      return NULL;
+    d.in_spatial[i] = p->in_spatial[i];
+    d.kernel_spatial[i] = p->kernel_spatial[i];
+    d.out_spatial[i] = p->out_spatial[i];
+    d.stride[i] = p->stride[i];
+    d.pad_lo[i] = p->pad_lo[i];
+    d.dilation[i] = p->rhs_dilation[i];
+    /* canonical lhs [N, S..., C], rhs [K..., Ci, O], out [N, P..., O] */
+    d.src_strides[2 + i] = a->lhs.strides[1 + i];
+    d.wei_strides[2 + i] = a->rhs.strides[i];
+    d.dst_strides[2 + i] = a->out.strides[1 + i];
+  }
+  d.src_strides[0] = a->lhs.strides[0];
+  d.src_strides[1] = a->lhs.strides[ns + 1];
+  d.wei_strides[0] = a->rhs.strides[ns + 1];
+  d.wei_strides[1] = a->rhs.strides[ns];
+  d.dst_strides[0] = a->out.strides[0];
+  d.dst_strides[1] = a->out.strides[ns + 1];
+  conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
+  if (!f) return hlx_status_oom();
+  f->packed = NULL;
+  hlx_status_t st = hlx_onednn_conv_create(&d, &f->cv);
+  if (st) {
+    hlx_status_free(st);
+    return NULL;
+  }
+  /* Constant weights: reorder once into the plan's arena. */
+  const hlx_value_t* w = op->operands[1];
+  const hlx_attr_t* val = w->def && w->def->code == HLX_OP_CONSTANT
+                              ? hlx_op_attr(w->def, "value")
+                              : NULL;
+  size_t wbytes = (size_t)count(&a->rhs) * sizeof(float);
+  if (val && val->kind == HLX_ATTR_DENSE && val->dense &&
+      val->dense_bytes == wbytes) {
+    size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
+    unsigned char* raw = hlx_lower_alloc(c, pb + 64);
+    if (!raw) return hlx_status_oom();
+    void* packed = raw + (64 - (uintptr_t)raw % 64) % 64;
+    /* oneDNN reads the weights through the descriptor's strides, which
+     * describe the row-major constant. */
+    st = hlx_onednn_conv_pack_weights(f->cv, val->dense, packed);
+    if (st) {
+      hlx_status_free(st);
+    } else {
+      f->packed = packed;
+    }
+  }
+  int32_t in[2], out;
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  *done = true;
+  return hlx_lower_emit(c, op, run_conv_onednn, f, 2, in, 1, &out);
 }
 
 static bool int_field(const hlx_attr_t* dn, const char* name, int64_t* v) {
@@ -622,6 +725,9 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   }
   a->compute = ct;
 
+  bool done;
+  HLX_RETURN_IF_ERROR(lower_conv_onednn(c, op, a, &done));
+  if (done) return NULL;
   int32_t in[3], out;
   for (int32_t i = 0; i < want_ops; i++)
     HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
