@@ -42,6 +42,7 @@ extern const hlx_lowering_t hlx_lowerings_linalg[];
 extern const hlx_lowering_t hlx_lowerings_fft[];
 extern const hlx_lowering_t hlx_lowerings_rng[];
 extern const hlx_lowering_t hlx_lowerings_map[];
+extern const hlx_lowering_t hlx_lowerings_quant[];
 
 
 /* "stablehlo.add at 12:5" for errors. */
