@@ -1,8 +1,62 @@
 /* hlx_executable_t: a program lowered to plans, ready to run many times. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/internal.h"
+#include "scheduler/collectives.h"
+#include "scheduler/pool.h"
+
+/* ---- clients ------------------------------------------------------------- */
+
+struct hlx_client_t {
+  hlx_pool_t* pool;
+};
+
+void hlx_client_options_init(hlx_client_options_t* o) {
+  memset(o, 0, sizeof(*o));
+  o->struct_size = sizeof(*o);
+  o->pin_threads = true;
+}
+
+hlx_status_t hlx_client_create(const hlx_client_options_t* options,
+                               hlx_client_t** out_client) {
+  *out_client = NULL;
+  hlx_client_options_t o;
+  hlx_client_options_init(&o);
+  if (options) {
+    size_t n = options->struct_size < sizeof(o) ? options->struct_size
+                                                : sizeof(o);
+    memcpy(&o, options, n);
+  }
+  hlx_pool_options_t po;
+  hlx_pool_options_init(&po);
+  po.num_threads = o.num_threads;
+  po.pin_threads = o.pin_threads;
+  hlx_client_t* c = calloc(1, sizeof(*c));
+  if (!c) return hlx_status_oom();
+  hlx_status_t st = hlx_pool_create(&po, &c->pool);
+  if (st) {
+    free(c);
+    return hlx_status_annotate(st, "hlx_client_create");
+  }
+  *out_client = c;
+  return NULL;
+}
+
+void hlx_client_destroy(hlx_client_t* c) {
+  if (!c) return;
+  hlx_pool_destroy(c->pool);
+  free(c);
+}
+
+int32_t hlx_client_num_threads(const hlx_client_t* c) {
+  return hlx_pool_num_threads(c->pool);
+}
+
+const char* hlx_client_warning(const hlx_client_t* c) {
+  return hlx_pool_warning(c->pool);
+}
 
 size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
 
@@ -65,11 +119,37 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
     return hlx_make_status(HLX_STATUS_NOT_FOUND,
                            "hlx_executable_create: no function @%s",
                            entry ? entry : "(none)");
+  if (o.num_threads < 0 || o.num_threads > 4096 || o.num_replicas < 0 ||
+      o.num_partitions < 0 ||
+      (int64_t)(o.num_replicas ? o.num_replicas : 1) *
+              (o.num_partitions ? o.num_partitions : 1) >
+          65536)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "hlx_executable_create: num_threads %d, "
+                           "num_replicas %d, num_partitions %d out of range",
+                           o.num_threads, o.num_replicas, o.num_partitions);
   hlx_executable_t* e = calloc(1, sizeof(*e));
   if (!e) return hlx_status_oom();
   e->program = p;
+  e->num_replicas = o.num_replicas ? o.num_replicas : 1;
+  e->num_partitions = o.num_partitions ? o.num_partitions : 1;
+  e->collective_timeout_ms = o.collective_timeout_ms;
+  hlx_status_t st = NULL;
+  if (o.num_threads == 1) {
+    e->pool = NULL;
+  } else if (o.client) {
+    e->pool = o.client->pool;
+  } else if (o.num_threads > 1) {
+    hlx_pool_options_t po;
+    hlx_pool_options_init(&po);
+    po.num_threads = o.num_threads;
+    st = hlx_pool_create(&po, &e->private_pool);
+    e->pool = e->private_pool;
+  } else {
+    e->pool = hlx_pool_default();
+  }
   hlx_lower_options_t lo = {.fill_elided = o.fill_elided};
-  hlx_status_t st = hlx_lower_module(p->module, &lo, &e->lowered);
+  if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);
     int32_t np = 0, nr = 0;
@@ -97,6 +177,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
 void hlx_executable_destroy(hlx_executable_t* e) {
   if (!e) return;
   hlx_lowered_module_destroy(e->lowered);
+  hlx_pool_destroy(e->private_pool);
   free(e->params);
   free(e->results);
   free(e);
@@ -135,36 +216,87 @@ static bool same_desc(const hlx_tensor_desc_t* a, const hlx_tensor_desc_t* b) {
   return true;
 }
 
-hlx_status_t hlx_executable_run(const hlx_executable_t* e,
-                                hlx_buffer_t* const* params,
-                                int32_t num_params, hlx_buffer_t** out_results,
-                                int32_t num_results) {
+static hlx_run_ctx_t base_ctx(const hlx_executable_t* e) {
+  hlx_run_ctx_t ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.pool = e->pool;
+  ctx.parallel = hlx_pool_parallel(e->pool);
+  return ctx;
+}
+
+int32_t hlx_executable_num_processes(const hlx_executable_t* e) {
+  return e->num_replicas * e->num_partitions;
+}
+
+/* Runs nproc processes; params/results are process-major. results_of[i]
+ * says which process's results out_results[] receives (nproc == 1 or the
+ * replicated case: all). */
+static hlx_status_t run_impl(const hlx_executable_t* e,
+                             hlx_buffer_t* const* params, int32_t num_params,
+                             hlx_buffer_t** out_results, int32_t num_results,
+                             bool replicated) {
+  int32_t nproc = hlx_executable_num_processes(e);
+  int32_t pin = replicated ? nproc : 1;  /* parameter sets given */
+  int32_t pout = replicated ? nproc : 1; /* result sets returned */
   for (int32_t i = 0; i < num_results; i++) out_results[i] = NULL;
-  if (num_params != e->num_params || num_results != e->num_results)
+  if (num_params != e->num_params * pin || num_results != e->num_results * pout)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_executable_run: @%s takes %d parameters and "
-                           "gives %d results; called with %d and %d",
-                           e->plan->name, e->num_params, e->num_results,
-                           num_params, num_results);
-  const void** in = calloc((size_t)num_params + 1, sizeof(void*));
-  void** out = calloc((size_t)num_results + 1, sizeof(void*));
+                           "gives %d results%s; called with %d and %d",
+                           e->plan->name, e->num_params * pin,
+                           e->num_results * pout,
+                           replicated ? " over all processes" : "", num_params,
+                           num_results);
+  size_t np = (size_t)e->num_params, nr = (size_t)e->num_results;
+  const void** in = calloc(np * (size_t)nproc + 1, sizeof(void*));
+  void** out = calloc(nr * (size_t)nproc + 1, sizeof(void*));
+  hlx_buffer_t** scratch = NULL; /* results of processes not returned */
   hlx_status_t st = (!in || !out) ? hlx_status_oom() : NULL;
   for (int32_t i = 0; i < num_params && !st; i++) {
-    if (!params[i] || !same_desc(&params[i]->desc, &e->params[i]))
+    if (!params[i] || !same_desc(&params[i]->desc, &e->params[i % np]))
       st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_executable_run: parameter %d does not match "
                            "@%s's argument type",
                            i, e->plan->name);
-    else
-      in[i] = params[i]->data;
   }
+  for (int32_t q = 0; q < nproc && !st; q++)
+    for (size_t i = 0; i < np; i++)
+      in[(size_t)q * np + i] = params[(pin > 1 ? (size_t)q * np : 0) + i]->data;
   for (int32_t i = 0; i < num_results && !st; i++) {
-    st = hlx_buffer_create(&e->results[i], NULL, &out_results[i]);
+    st = hlx_buffer_create(&e->results[i % nr], NULL, &out_results[i]);
     if (!st) out[i] = out_results[i]->data;
   }
+  if (!st && pout < nproc) {
+    size_t extra = nr * (size_t)(nproc - pout);
+    scratch = calloc(extra + 1, sizeof(*scratch));
+    if (!scratch) st = hlx_status_oom();
+    for (size_t i = 0; i < extra && !st; i++) {
+      st = hlx_buffer_create(&e->results[i % nr], NULL, &scratch[i]);
+      if (!st) out[nr + i] = scratch[i]->data;
+    }
+  }
   if (!st) {
-    hlx_run_ctx_t ctx = {0};
-    st = hlx_plan_execute(e->plan, in, out, &ctx);
+    hlx_run_ctx_t ctx = base_ctx(e);
+    if (nproc == 1) {
+      st = hlx_plan_execute(e->plan, in, out, &ctx);
+    } else {
+      hlx_process_run_t* procs = calloc((size_t)nproc, sizeof(*procs));
+      if (!procs) st = hlx_status_oom();
+      for (int32_t q = 0; q < nproc && !st; q++) {
+        procs[q].plan = e->plan;
+        procs[q].params = in + (size_t)q * np;
+        procs[q].results = out + (size_t)q * nr;
+      }
+      if (!st)
+        st = hlx_run_processes(procs, e->num_replicas, e->num_partitions,
+                               e->collective_timeout_ms, &ctx);
+      free(procs);
+    }
+  }
+  if (scratch) {
+    for (size_t i = 0; i < nr * (size_t)(nproc - pout); i++)
+      hlx_buffer_destroy(scratch[i]);
+    free(scratch);
   }
   if (st)
     for (int32_t i = 0; i < num_results; i++) {
@@ -173,5 +305,75 @@ hlx_status_t hlx_executable_run(const hlx_executable_t* e,
     }
   free(in);
   free(out);
+  return st;
+}
+
+hlx_status_t hlx_executable_run(const hlx_executable_t* e,
+                                hlx_buffer_t* const* params,
+                                int32_t num_params, hlx_buffer_t** out_results,
+                                int32_t num_results) {
+  return run_impl(e, params, num_params, out_results, num_results, false);
+}
+
+hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
+                                           hlx_buffer_t* const* params,
+                                           int32_t num_params,
+                                           hlx_buffer_t** out_results,
+                                           int32_t num_results) {
+  return run_impl(e, params, num_params, out_results, num_results, true);
+}
+
+/* ---- async runs ---------------------------------------------------------- */
+
+struct hlx_run_handle_t {
+  const hlx_executable_t* e;
+  hlx_buffer_t* const* params;
+  int32_t num_params;
+  hlx_buffer_t** out_results;
+  int32_t num_results;
+  hlx_run_callback_t callback;
+  void* user;
+  hlx_status_t status;
+  pthread_t thread;
+};
+
+static void* async_main(void* a) {
+  hlx_run_handle_t* h = a;
+  h->status = hlx_executable_run(h->e, h->params, h->num_params,
+                                 h->out_results, h->num_results);
+  if (h->callback) h->callback(h->user, h->status);
+  return NULL;
+}
+
+hlx_status_t hlx_executable_run_async(const hlx_executable_t* e,
+                                      hlx_buffer_t* const* params,
+                                      int32_t num_params,
+                                      hlx_buffer_t** out_results,
+                                      int32_t num_results,
+                                      hlx_run_callback_t callback, void* user,
+                                      hlx_run_handle_t** out_handle) {
+  *out_handle = NULL;
+  hlx_run_handle_t* h = calloc(1, sizeof(*h));
+  if (!h) return hlx_status_oom();
+  *h = (hlx_run_handle_t){e,           params,   num_params, out_results,
+                          num_results, callback, user,       NULL,
+                          (pthread_t)0};
+  int rc = pthread_create(&h->thread, NULL, async_main, h);
+  if (rc) {
+    free(h);
+    return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
+                           "hlx_executable_run_async: cannot start a thread "
+                           "(%s)",
+                           strerror(rc));
+  }
+  *out_handle = h;
+  return NULL;
+}
+
+hlx_status_t hlx_run_wait(hlx_run_handle_t* h) {
+  if (!h) return NULL;
+  pthread_join(h->thread, NULL);
+  hlx_status_t st = h->status;
+  free(h);
   return st;
 }

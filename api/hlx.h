@@ -62,10 +62,50 @@ bool hlx_program_function_is_called(const hlx_program_t* p, int32_t i);
 const char* hlx_program_entry(const hlx_program_t* p);
 
 /* ---- executables --------------------------------------------------------- */
+/* ---- clients: the thread pool executables run on ------------------------
+ *
+ * A client owns one thread pool (one worker per core of the allowed
+ * cpuset, bound to its core with hwloc) shared by every executable created
+ * with it. Executables created without a client share a process-wide pool
+ * made on first use (HLX_NUM_THREADS threads if set, else one per core).
+ *
+ * Determinism: a run gives the same results as a sequential run of the
+ * same executable; collectives reduce in rank order, so results do not
+ * depend on thread timing or count. */
+typedef struct hlx_client_t hlx_client_t;
+typedef struct hlx_client_options_t {
+  size_t struct_size; /* set by hlx_client_options_init */
+  /* Threads including the caller: 0 = HLX_NUM_THREADS if set, else one
+   * per core. More threads than cores only when asked here or there. */
+  int32_t num_threads;
+  bool pin_threads; /* default true; failing to pin is a warning only */
+} hlx_client_options_t;
+void hlx_client_options_init(hlx_client_options_t* o);
+hlx_status_t hlx_client_create(const hlx_client_options_t* options,
+                               hlx_client_t** out_client);
+/* Destroy after every executable created with the client. */
+void hlx_client_destroy(hlx_client_t* c);
+int32_t hlx_client_num_threads(const hlx_client_t* c);
+/* Why workers are not pinned to cores ("" if they are); borrowed. */
+const char* hlx_client_warning(const hlx_client_t* c);
+
 typedef struct hlx_compile_options_t {
   size_t struct_size; /* set by hlx_compile_options_init */
   const char* entry;  /* function to run; NULL = hlx_program_entry */
   bool fill_elided;   /* random data for dense_resource<__elided__> */
+  /* Pool to run on (borrowed, must outlive the executable). NULL: the
+   * process-wide default pool, or a private one if num_threads > 1. */
+  hlx_client_t* client;
+  /* 0 = the client's/default pool; 1 = every run stays on the calling
+   * thread; N > 1 without a client = a private pool of N threads. */
+  int32_t num_threads;
+  /* SPMD: every run executes num_replicas x num_partitions processes of
+   * the entry function as a thread group meeting at collectives (0 = 1). */
+  int32_t num_replicas;
+  int32_t num_partitions;
+  /* How long a collective waits for its peers before failing with
+   * DEADLINE_EXCEEDED (0: HLX_COLLECTIVE_TIMEOUT_MS or 10 s). */
+  int64_t collective_timeout_ms;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 
@@ -99,6 +139,38 @@ hlx_status_t hlx_executable_run(const hlx_executable_t* e,
                                 hlx_buffer_t* const* params,
                                 int32_t num_params, hlx_buffer_t** out_results,
                                 int32_t num_results);
+
+/* Runs every process of an executable compiled with num_replicas x
+ * num_partitions > 1: params holds num_processes * num_params buffers,
+ * process-major (process id = replica * num_partitions + partition), and
+ * out_results receives num_processes * num_results new buffers likewise.
+ * (hlx_executable_run on such an executable feeds every process the same
+ * parameters and returns process 0's results.) */
+int32_t hlx_executable_num_processes(const hlx_executable_t* e);
+hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
+                                           hlx_buffer_t* const* params,
+                                           int32_t num_params,
+                                           hlx_buffer_t** out_results,
+                                           int32_t num_results);
+
+/* Asynchronous run. Starts hlx_executable_run(e, params, ...) on a thread
+ * of its own and returns at once; params and out_results (caller-owned
+ * array of num_results) must stay valid until the run completes. When it
+ * does, callback (if any) is called on that thread with the run's status
+ * (borrowed: valid during the call only) and out_results filled as for
+ * hlx_executable_run. hlx_run_wait blocks until completion, returns the
+ * status (owned by the caller) and frees the handle; every handle must be
+ * waited for exactly once. */
+typedef struct hlx_run_handle_t hlx_run_handle_t;
+typedef void (*hlx_run_callback_t)(void* user, hlx_status_t status);
+hlx_status_t hlx_executable_run_async(const hlx_executable_t* e,
+                                      hlx_buffer_t* const* params,
+                                      int32_t num_params,
+                                      hlx_buffer_t** out_results,
+                                      int32_t num_results,
+                                      hlx_run_callback_t callback, void* user,
+                                      hlx_run_handle_t** out_handle);
+hlx_status_t hlx_run_wait(hlx_run_handle_t* h);
 
 /* The code check ops use when a check does not hold. */
 #define HLX_STATUS_CODE_CHECK_FAILED 7

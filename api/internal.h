@@ -24,6 +24,11 @@ struct hlx_executable_t {
   int32_t num_params, num_results;
   hlx_tensor_desc_t* params;
   hlx_tensor_desc_t* results;
+  /* Scheduling (api/executable.c). */
+  struct hlx_pool_t* pool;         /* NULL: run on the caller only */
+  struct hlx_pool_t* private_pool; /* owned, when num_threads asked one */
+  int32_t num_replicas, num_partitions;
+  int64_t collective_timeout_ms;
 };
 
 #endif /* HLX_API_INTERNAL_H_ */

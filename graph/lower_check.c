@@ -206,8 +206,10 @@ static hlx_status_t lower_check_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
     for (int32_t i = 0; i < op->num_results; i++)
       HLX_RETURN_IF_ERROR(hlx_lower_define(c, op->results[i], NULL));
   }
-  return hlx_lower_emit(c, op, run_check, a, want_operands, in,
-                        a->returns_pred ? 1 : 0, &out);
+  HLX_RETURN_IF_ERROR(hlx_lower_emit(c, op, run_check, a, want_operands, in,
+                                     a->returns_pred ? 1 : 0, &out));
+  hlx_plan_last_task_set_flags(c->plan, HLX_TASK_SIDE_EFFECT); /* in order */
+  return NULL;
 }
 
 static hlx_status_t lower_expect_eq(hlx_lower_ctx_t* c, const hlx_op_t* op) {

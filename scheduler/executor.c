@@ -1,21 +1,340 @@
-/* The sequential executor: runs a plan's tasks in order on the calling
- * thread. Slot memory is allocated per run (64-byte aligned); constants and
- * parameters are used in place. */
+/* The executor: runs a plan's task DAG.
+ *
+ * The DAG is built once per plan, on its first run, from slot producers (a
+ * task depends on the tasks that wrote the slots it reads) plus program
+ * order between side-effecting tasks (HLX_TASK_SIDE_EFFECT). It is stored
+ * as in-degrees and one successor array (CSR), beside the slot layout: the
+ * offsets of every buffer a run owns inside one block.
+ *
+ * A run allocates one block (slot pointers, one counter per task, the
+ * buffers) and nothing per task. Sequential runs (nested plans, one-thread
+ * pools, chains, tiny plans, replica processes) execute tasks in program
+ * order on the caller. Concurrent runs: the caller queues the DAG's roots on
+ * the pool; a thread that finishes a task decrements its successors'
+ * counters, runs the first that becomes ready itself and queues the rest;
+ * the caller helps until the last task is done. The first failing task in
+ * program order decides the status; later tasks are skipped (their counters
+ * still drain so the run ends cleanly). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scheduler/plan.h"
+#include "scheduler/pool.h"
 
 enum { kMaxDepth = 64 };
 static unsigned char g_empty[64] __attribute__((aligned(64)));
 
-static void* alloc_slot(size_t bytes) {
-  if (bytes == 0) return g_empty;
-  size_t rounded = (bytes + 63) & ~(size_t)63;
-  if (rounded < bytes) return NULL;
-  return aligned_alloc(64, rounded);
+typedef struct dag_t {
+  int32_t num_tasks;
+  int32_t* indeg;    /* num_tasks */
+  int32_t* succ_off; /* num_tasks + 1 */
+  int32_t* succ;
+  int32_t num_roots;
+  int32_t* roots;
+  bool sequential;
+  /* Run memory: [slot pointers][task counters][buffers...] */
+  size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
+  size_t counters_off, buffers_off, total_bytes;
+} dag_t;
+
+static void dag_free(dag_t* d) {
+  if (!d) return;
+  free(d->indeg);
+  free(d->succ_off);
+  free(d->succ);
+  free(d->roots);
+  free(d->slot_off);
+  free(d);
 }
+
+void hlx_internal_plan_dag_free(hlx_plan_t* p) {
+  dag_t* d = __atomic_exchange_n((dag_t**)&p->dag, NULL, __ATOMIC_ACQ_REL);
+  dag_free(d);
+}
+
+static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+static dag_t* dag_build(const hlx_plan_t* p) {
+  int32_t nt = p->num_tasks, ns = p->num_slots;
+  dag_t* d = calloc(1, sizeof(*d));
+  int32_t* producer = malloc(((size_t)ns + 1) * sizeof(int32_t));
+  unsigned char* ext = calloc((size_t)ns + 1, 1); /* param/const slot */
+  int32_t* mark = malloc(((size_t)nt + 1) * sizeof(int32_t));
+  /* deps as a flat list per task: (task, dep) pairs, at most sum(num_in)+1
+   * per task. */
+  size_t max_edges = 0;
+  for (int32_t t = 0; t < nt; t++) max_edges += (size_t)p->tasks[t].num_in + 1;
+  int32_t* edge_from = malloc((max_edges + 1) * sizeof(int32_t));
+  int32_t* edge_to = malloc((max_edges + 1) * sizeof(int32_t));
+  int32_t* level = malloc(((size_t)nt + 1) * sizeof(int32_t));
+  if (d) {
+    d->num_tasks = nt;
+    d->indeg = calloc((size_t)nt + 1, sizeof(int32_t));
+    d->succ_off = calloc((size_t)nt + 2, sizeof(int32_t));
+    d->succ = malloc((max_edges + 1) * sizeof(int32_t));
+    d->roots = malloc(((size_t)nt + 1) * sizeof(int32_t));
+    d->slot_off = malloc(((size_t)ns + 1) * sizeof(size_t));
+  }
+  if (!d || !producer || !ext || !mark || !edge_from || !edge_to || !level ||
+      !d->indeg || !d->succ_off || !d->succ || !d->roots || !d->slot_off) {
+    dag_free(d);
+    d = NULL;
+    goto done;
+  }
+  for (int32_t s = 0; s < ns; s++) {
+    producer[s] = -1;
+    ext[s] = p->slot_data[s] != NULL;
+  }
+  for (int32_t i = 0; i < p->num_params; i++) ext[p->param_slots[i]] = 1;
+  /* Edges. If a slot is written twice, or a param/constant is written, the
+   * plan is not SSA: fall back to a chain in program order. */
+  size_t ne = 0;
+  bool chain = false;
+  int32_t last_effect = -1;
+  for (int32_t t = 0; t < nt; t++) mark[t] = -1;
+  for (int32_t t = 0; t < nt && !chain; t++) {
+    const hlx_task_t* task = &p->tasks[t];
+    for (int32_t i = 0; i < task->num_in; i++) {
+      int32_t pr = producer[task->in[i]];
+      if (pr >= 0 && pr != t && mark[pr] != t) {
+        mark[pr] = t;
+        edge_from[ne] = pr;
+        edge_to[ne++] = t;
+      }
+    }
+    if (task->flags & HLX_TASK_SIDE_EFFECT) {
+      if (last_effect >= 0 && mark[last_effect] != t) {
+        mark[last_effect] = t;
+        edge_from[ne] = last_effect;
+        edge_to[ne++] = t;
+      }
+      last_effect = t;
+    }
+    for (int32_t i = 0; i < task->num_out; i++) {
+      int32_t s = task->out[i];
+      if (ext[s] || producer[s] >= 0) chain = true;
+      producer[s] = t;
+    }
+  }
+  if (chain) {
+    ne = 0;
+    for (int32_t t = 1; t < nt; t++) {
+      edge_from[ne] = t - 1;
+      edge_to[ne++] = t;
+    }
+  }
+  /* CSR, successors in ascending task order (edges were made in order of
+   * `to`, so each list is sorted). */
+  for (size_t e = 0; e < ne; e++) {
+    d->succ_off[edge_from[e] + 1]++;
+    d->indeg[edge_to[e]]++;
+  }
+  for (int32_t t = 0; t < nt; t++) d->succ_off[t + 1] += d->succ_off[t];
+  for (int32_t t = 0; t < nt; t++) mark[t] = d->succ_off[t];
+  for (size_t e = 0; e < ne; e++) d->succ[mark[edge_from[e]]++] = edge_to[e];
+  d->num_roots = 0;
+  for (int32_t t = 0; t < nt; t++)
+    if (d->indeg[t] == 0) d->roots[d->num_roots++] = t;
+  /* Longest path: a plan whose longest path covers every task is a chain
+   * and gains nothing from other threads. */
+  int32_t longest = 0;
+  for (int32_t t = 0; t < nt; t++) level[t] = 1;
+  for (int32_t t = 0; t < nt; t++) {
+    if (level[t] > longest) longest = level[t];
+    for (int32_t k = d->succ_off[t]; k < d->succ_off[t + 1]; k++)
+      if (level[d->succ[k]] < level[t] + 1) level[d->succ[k]] = level[t] + 1;
+  }
+  d->sequential = nt < 3 || longest >= nt;
+  /* Slot layout. */
+  size_t off = round64((size_t)ns * sizeof(void*));
+  d->counters_off = off;
+  off = round64(off + (size_t)nt * sizeof(atomic_int));
+  d->buffers_off = off;
+  bool overflow = false;
+  for (int32_t s = 0; s < ns; s++) {
+    size_t b = p->slot_bytes[s];
+    if (ext[s] || b == 0) {
+      d->slot_off[s] = SIZE_MAX;
+      continue;
+    }
+    size_t r = round64(b);
+    if (r < b || off + r < off) overflow = true;
+    d->slot_off[s] = off;
+    off += r;
+  }
+  d->total_bytes = overflow ? SIZE_MAX : off ? off : 64;
+done:
+  free(producer);
+  free(ext);
+  free(mark);
+  free(edge_from);
+  free(edge_to);
+  free(level);
+  return d;
+}
+
+static const dag_t* plan_dag(const hlx_plan_t* p) {
+  dag_t* d = __atomic_load_n((dag_t* const*)&p->dag, __ATOMIC_ACQUIRE);
+  if (d) return d;
+  d = dag_build(p);
+  if (!d) return NULL;
+  dag_t* expected = NULL;
+  if (!__atomic_compare_exchange_n((dag_t**)&p->dag, &expected, d, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    dag_free(d);
+    return expected;
+  }
+  return d;
+}
+
+bool hlx_plan_is_sequential(const hlx_plan_t* p) {
+  const dag_t* d = plan_dag(p);
+  return !d || d->sequential;
+}
+
+/* ---- running one task ---------------------------------------------------- */
+
+static hlx_status_t exec_task(const hlx_task_t* task, void* const* slots,
+                              hlx_run_ctx_t* ctx) {
+  enum { kMaxArgs = 64 };
+  void* small_in[kMaxArgs];
+  void* small_out[kMaxArgs];
+  void** in = task->num_in <= kMaxArgs
+                  ? small_in
+                  : malloc((size_t)task->num_in * sizeof(void*));
+  void** out = task->num_out <= kMaxArgs
+                   ? small_out
+                   : malloc((size_t)task->num_out * sizeof(void*));
+  hlx_status_t st;
+  if (!in || !out) {
+    st = hlx_status_oom();
+  } else {
+    for (int32_t i = 0; i < task->num_in; i++) in[i] = slots[task->in[i]];
+    for (int32_t i = 0; i < task->num_out; i++) out[i] = slots[task->out[i]];
+    st = task->fn(task->args, in, out, ctx);
+    if (st) st = hlx_status_annotate(st, "%s", task->name);
+  }
+  if (in != small_in) free(in);
+  if (out != small_out) free(out);
+  return st;
+}
+
+/* ---- concurrent runs ----------------------------------------------------- */
+
+typedef struct run_t {
+  const hlx_plan_t* plan;
+  const dag_t* dag;
+  void* const* slots;
+  atomic_int* counters;
+  const hlx_run_ctx_t* ctx; /* copied per task: tasks must not share it */
+  hlx_pool_t* pool;
+  atomic_int remaining;
+  atomic_int failed;
+  atomic_flag err_lock;
+  hlx_status_t err;
+  int32_t err_task;
+} run_t;
+
+static void record_error(run_t* r, int32_t t, hlx_status_t st) {
+  while (atomic_flag_test_and_set_explicit(&r->err_lock, memory_order_acquire))
+    ;
+  /* Keep the error of the earliest task in program order. */
+  if (!r->err || t < r->err_task) {
+    hlx_status_free(r->err);
+    r->err = st;
+    r->err_task = t;
+  } else {
+    hlx_status_free(st);
+  }
+  atomic_flag_clear_explicit(&r->err_lock, memory_order_release);
+  atomic_store_explicit(&r->failed, 1, memory_order_release);
+}
+
+static void run_item(void* a, int32_t t) {
+  run_t* r = a;
+  const dag_t* d = r->dag;
+  hlx_pool_t* pool = r->pool;
+  enum { kBatch = 32 };
+  hlx_pool_item_t batch[kBatch];
+  while (t >= 0) {
+    if (!atomic_load_explicit(&r->failed, memory_order_acquire)) {
+      hlx_run_ctx_t ctx = *r->ctx;
+      ctx.depth++;
+      hlx_status_t st = exec_task(&r->plan->tasks[t], r->slots, &ctx);
+      if (st) record_error(r, t, st);
+    }
+    int32_t next = -1;
+    size_t nb = 0;
+    for (int32_t k = d->succ_off[t]; k < d->succ_off[t + 1]; k++) {
+      int32_t s = d->succ[k];
+      if (atomic_fetch_sub_explicit(&r->counters[s], 1,
+                                    memory_order_acq_rel) != 1)
+        continue;
+      if (next < 0) {
+        next = s;
+        continue;
+      }
+      batch[nb++] = (hlx_pool_item_t){run_item, r, s};
+      if (nb == kBatch) {
+        if (!hlx_pool_push(pool, batch, nb))
+          for (size_t b = 0; b < nb; b++) run_item(r, batch[b].i);
+        nb = 0;
+      }
+    }
+    if (nb && !hlx_pool_push(pool, batch, nb))
+      for (size_t b = 0; b < nb; b++) run_item(r, batch[b].i);
+    /* The last task to finish wakes the caller; r may be gone after. */
+    if (atomic_fetch_sub_explicit(&r->remaining, 1, memory_order_acq_rel) ==
+        1) {
+      hlx_pool_notify(pool);
+      return;
+    }
+    t = next;
+  }
+}
+
+static bool run_done(void* a) {
+  run_t* r = a;
+  return atomic_load_explicit(&r->remaining, memory_order_acquire) == 0;
+}
+
+static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
+                                   void* const* slots, atomic_int* counters,
+                                   hlx_run_ctx_t* ctx) {
+  run_t r;
+  r.plan = p;
+  r.dag = d;
+  r.slots = slots;
+  r.counters = counters;
+  r.ctx = ctx;
+  r.pool = ctx->pool;
+  atomic_init(&r.remaining, p->num_tasks);
+  atomic_init(&r.failed, 0);
+  atomic_flag_clear(&r.err_lock);
+  r.err = NULL;
+  r.err_task = INT32_MAX;
+  for (int32_t t = 0; t < p->num_tasks; t++)
+    atomic_init(&counters[t], d->indeg[t]);
+  /* Queue every root but the first, which the caller runs. */
+  enum { kBatch = 32 };
+  hlx_pool_item_t batch[kBatch];
+  size_t nb = 0;
+  for (int32_t k = 1; k < d->num_roots; k++) {
+    batch[nb++] = (hlx_pool_item_t){run_item, &r, d->roots[k]};
+    if (nb == kBatch || k + 1 == d->num_roots) {
+      if (!hlx_pool_push(r.pool, batch, nb))
+        for (size_t b = 0; b < nb; b++) run_item(&r, batch[b].i);
+      nb = 0;
+    }
+  }
+  if (d->num_roots > 0) run_item(&r, d->roots[0]);
+  hlx_pool_wait(r.pool, run_done, &r);
+  return r.err;
+}
+
+/* ---- entry --------------------------------------------------------------- */
 
 hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
                               void* const* results, hlx_run_ctx_t* ctx) {
@@ -23,60 +342,46 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
     return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
                            "%s: calls nested deeper than %d", p->name,
                            kMaxDepth);
-  void** slots = calloc((size_t)p->num_slots + 1, sizeof(void*));
-  unsigned char* owned = calloc((size_t)p->num_slots + 1, 1);
-  if (!slots || !owned) {
-    free(slots);
-    free(owned);
-    return hlx_status_oom();
+  const dag_t* d = plan_dag(p);
+  if (!d) return hlx_status_oom();
+  if (d->total_bytes == SIZE_MAX)
+    return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: buffers exceed the address space", p->name);
+  unsigned char* block = aligned_alloc(64, d->total_bytes);
+  if (!block)
+    return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: cannot allocate %zu bytes for buffers",
+                           p->name, d->total_bytes);
+  void** slots = (void**)block;
+  atomic_int* counters = (atomic_int*)(block + d->counters_off);
+  for (int32_t i = 0; i < p->num_slots; i++) {
+    if (p->slot_data[i])
+      slots[i] = (void*)p->slot_data[i];
+    else if (d->slot_off[i] != SIZE_MAX)
+      slots[i] = block + d->slot_off[i];
+    else
+      slots[i] = g_empty;
   }
-  hlx_status_t st = NULL;
-  for (int32_t i = 0; i < p->num_slots; i++)
-    if (p->slot_data[i]) slots[i] = (void*)p->slot_data[i];
   for (int32_t i = 0; i < p->num_params; i++)
     slots[p->param_slots[i]] = (void*)params[i];
-  for (int32_t i = 0; i < p->num_slots && !st; i++) {
-    if (slots[i]) continue;
-    slots[i] = alloc_slot(p->slot_bytes[i]);
-    if (!slots[i]) {
-      st = hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
-                           "%s: cannot allocate %zu bytes for a buffer",
-                           p->name, p->slot_bytes[i]);
-      break;
-    }
-    owned[i] = p->slot_bytes[i] != 0;
+
+  hlx_status_t st = NULL;
+  bool concurrent = ctx->depth == 0 && ctx->pool && !ctx->sequential &&
+                    !ctx->rendezvous && !d->sequential &&
+                    hlx_pool_num_threads(ctx->pool) > 1;
+  if (concurrent) {
+    st = run_concurrent(p, d, slots, counters, ctx);
+  } else {
+    ctx->depth++;
+    for (int32_t t = 0; t < p->num_tasks && !st; t++)
+      st = exec_task(&p->tasks[t], slots, ctx);
+    ctx->depth--;
   }
-  ctx->depth++;
-  enum { kMaxArgs = 64 };
-  for (int32_t t = 0; t < p->num_tasks && !st; t++) {
-    const hlx_task_t* task = &p->tasks[t];
-    void* small_in[kMaxArgs];
-    void* small_out[kMaxArgs];
-    void** in = task->num_in <= kMaxArgs
-                    ? small_in
-                    : malloc((size_t)task->num_in * sizeof(void*));
-    void** out = task->num_out <= kMaxArgs
-                     ? small_out
-                     : malloc((size_t)task->num_out * sizeof(void*));
-    if (!in || !out) {
-      st = hlx_status_oom();
-    } else {
-      for (int32_t i = 0; i < task->num_in; i++) in[i] = slots[task->in[i]];
-      for (int32_t i = 0; i < task->num_out; i++) out[i] = slots[task->out[i]];
-      st = task->fn(task->args, in, out, ctx);
-      if (st) st = hlx_status_annotate(st, "%s", task->name);
-    }
-    if (in != small_in) free(in);
-    if (out != small_out) free(out);
-  }
-  ctx->depth--;
   for (int32_t i = 0; i < p->num_results && !st; i++) {
     int32_t s = p->result_slots[i];
-    if (p->slot_bytes[s]) memcpy(results[i], slots[s], p->slot_bytes[s]);
+    if (p->slot_bytes[s] && results[i] != slots[s])
+      memcpy(results[i], slots[s], p->slot_bytes[s]);
   }
-  for (int32_t i = 0; i < p->num_slots; i++)
-    if (owned[i]) free(slots[i]);
-  free(slots);
-  free(owned);
+  free(block);
   return st;
 }

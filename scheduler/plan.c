@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* executor.c: drops a cached DAG (the plan changed). */
+void hlx_internal_plan_dag_free(hlx_plan_t* p);
+
 hlx_plan_t* hlx_plan_create(const char* name) {
   hlx_plan_t* p = calloc(1, sizeof(*p));
   if (!p) return NULL;
@@ -13,6 +16,7 @@ hlx_plan_t* hlx_plan_create(const char* name) {
 
 void hlx_plan_destroy(hlx_plan_t* p) {
   if (!p) return;
+  hlx_internal_plan_dag_free(p);
   for (int32_t i = 0; i < p->num_children; i++)
     hlx_plan_destroy(p->children[i]);
   free(p->children);
@@ -36,6 +40,7 @@ hlx_status_t hlx_plan_adopt(hlx_plan_t* parent, hlx_plan_t* child) {
 }
 
 int32_t hlx_plan_add_slot(hlx_plan_t* p, size_t bytes) {
+  hlx_internal_plan_dag_free(p);
   if (p->num_slots == INT32_MAX) return -1;
   if (p->num_slots == p->cap_slots) {
     int32_t cap = p->cap_slots ? p->cap_slots * 2 : 16;
@@ -56,6 +61,7 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
                               const void* args, int32_t num_in,
                               const int32_t* in, int32_t num_out,
                               const int32_t* out) {
+  hlx_internal_plan_dag_free(p);
   if (p->num_tasks == p->cap_tasks) {
     int32_t cap = p->cap_tasks ? p->cap_tasks * 2 : 16;
     hlx_task_t* t = realloc(p->tasks, (size_t)cap * sizeof(hlx_task_t));
@@ -77,5 +83,13 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
   t->in = ins;
   t->num_out = num_out;
   t->out = outs;
+  t->flags = 0;
   return t;
+}
+
+void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags) {
+  if (p->num_tasks > 0) {
+    hlx_internal_plan_dag_free(p);
+    p->tasks[p->num_tasks - 1].flags |= flags;
+  }
 }

@@ -8,6 +8,7 @@
 #ifndef HLX_SCHEDULER_PLAN_H_
 #define HLX_SCHEDULER_PLAN_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,17 @@ extern "C" {
 #endif
 
 typedef struct hlx_run_ctx_t hlx_run_ctx_t;
+struct hlx_pool_t;
+struct hlx_rendezvous_t;
+struct hlx_parallel_t;
+
+/* Task flags. */
+enum {
+  /* Observable effects beyond the task's outputs (checks, custom calls,
+   * collectives, infeed/outfeed): such tasks keep their program order
+   * relative to each other. */
+  HLX_TASK_SIDE_EFFECT = 1u << 0,
+};
 
 /* A task body: `in`/`out` are the slot buffers named by the task. Returns
  * NULL or a status naming what went wrong (the executor prefixes the task
@@ -34,6 +46,7 @@ typedef struct hlx_task_t {
   const int32_t* in;
   int32_t num_out;
   const int32_t* out;
+  uint32_t flags; /* HLX_TASK_* */
 } hlx_task_t;
 
 typedef struct hlx_plan_t {
@@ -52,6 +65,9 @@ typedef struct hlx_plan_t {
   int32_t cap_tasks;
   int32_t num_children; /* sub-plans (loop bodies, branches) it owns */
   struct hlx_plan_t** children;
+  /* The task DAG and slot layout, built by the executor on first run
+   * (atomically published; opaque). */
+  void* dag;
 } hlx_plan_t;
 
 /* Per-run state shared by a run and the sub-plans it runs (loop bodies,
@@ -61,6 +77,17 @@ struct hlx_run_ctx_t {
   int32_t replica_id;
   int32_t partition_id;
   int32_t depth;        /* sub-plan nesting, bounded */
+  /* Pool to run independent tasks on (NULL: sequential on the caller).
+   * Only the outermost plan of a run uses it; nested plans (loop bodies,
+   * calls, comparators) run inline on the thread that runs their task. */
+  struct hlx_pool_t* pool;
+  /* For kernels that split work (NULL = run whole). */
+  const struct hlx_parallel_t* parallel;
+  /* Replica/partition grid this process belongs to (NULL: a single
+   * process). Collectives meet here. */
+  struct hlx_rendezvous_t* rendezvous;
+  /* Run every plan sequentially on the calling thread. */
+  bool sequential;
 };
 
 hlx_plan_t* hlx_plan_create(const char* name); /* NULL on OOM */
@@ -75,6 +102,13 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
                               const void* args, int32_t num_in,
                               const int32_t* in, int32_t num_out,
                               const int32_t* out);
+
+/* Sets flags on the task added last (no-op if there is none). */
+void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags);
+
+/* Whether the executor runs p on one thread even with a pool (a chain or
+ * a tiny plan: XLA's is_sequential). Builds the DAG if needed. */
+bool hlx_plan_is_sequential(const hlx_plan_t* p);
 
 /* Runs the plan once. params[i] points at num_params input buffers (read
  * only); results[i] at caller-owned buffers of slot_bytes[result_slots[i]]

@@ -179,6 +179,9 @@ static hlx_status_t run(const run_options_t* o) {
     hlx_compile_options_t co;
     hlx_compile_options_init(&co);
     co.fill_elided = o->fill_elided;
+    /* --threads N: a pool of N threads for this run (1 = the caller
+     * only); without it, HLX_NUM_THREADS or one thread per core. */
+    co.num_threads = o->threads;
     s = hlx_executable_create(p, &co, &e);
   }
   if (!s) {
