@@ -1,0 +1,261 @@
+// dot_general through hlx (public API on a parsed program: parse once,
+// compile once, then hlx_executable_run per iteration, result buffer
+// included) vs oneDNN's matmul primitive called directly (created once,
+// memory objects created once) vs libxsmm called directly (small shapes) vs
+// the machine's f32 FMA peak, measured here with an AVX-512 FMA loop on 1
+// and 2 threads. All rates are GFLOP/s (2*B*M*N*K per run); RESULTS.md has
+// the ratios from one run.
+#include <benchmark/benchmark.h>
+#include <immintrin.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <libxsmm.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/hlx.h"
+
+namespace {
+
+struct Shape {
+  int64_t b, m, n, k;
+};
+
+double Flops(const Shape& s) { return 2.0 * s.b * s.m * s.n * s.k; }
+
+std::vector<float> Random(size_t n) {
+  std::mt19937 g(42);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+
+Shape ShapeOf(const benchmark::State& st) {
+  return {st.range(0), st.range(1), st.range(2), st.range(3)};
+}
+
+// ---- FMA peak ----
+
+// 12 independent FMA chains in registers: enough to cover FMA latency
+// (4 cycles) x 2 FMA pipes with room to spare.
+__attribute__((target("avx512f"))) float FmaLoop(int64_t iters) {
+  const __m512 x = _mm512_set1_ps(0.9999f), y = _mm512_set1_ps(1e-6f);
+  __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.1f),
+         a2 = _mm512_set1_ps(0.2f), a3 = _mm512_set1_ps(0.3f),
+         a4 = _mm512_set1_ps(0.4f), a5 = _mm512_set1_ps(0.5f),
+         a6 = _mm512_set1_ps(0.6f), a7 = _mm512_set1_ps(0.7f),
+         a8 = _mm512_set1_ps(0.8f), a9 = _mm512_set1_ps(0.9f),
+         a10 = _mm512_set1_ps(1.0f), a11 = _mm512_set1_ps(1.1f);
+  for (int64_t it = 0; it < iters; it++) {
+    a0 = _mm512_fmadd_ps(a0, x, y);
+    a1 = _mm512_fmadd_ps(a1, x, y);
+    a2 = _mm512_fmadd_ps(a2, x, y);
+    a3 = _mm512_fmadd_ps(a3, x, y);
+    a4 = _mm512_fmadd_ps(a4, x, y);
+    a5 = _mm512_fmadd_ps(a5, x, y);
+    a6 = _mm512_fmadd_ps(a6, x, y);
+    a7 = _mm512_fmadd_ps(a7, x, y);
+    a8 = _mm512_fmadd_ps(a8, x, y);
+    a9 = _mm512_fmadd_ps(a9, x, y);
+    a10 = _mm512_fmadd_ps(a10, x, y);
+    a11 = _mm512_fmadd_ps(a11, x, y);
+  }
+  __m512 s = _mm512_add_ps(
+      _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
+      _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
+  s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(a8, a9),
+                                     _mm512_add_ps(a10, a11)));
+  return _mm512_reduce_add_ps(s);
+}
+
+void BM_FmaPeak(benchmark::State& st) {
+  int threads = static_cast<int>(st.range(0));
+  const int64_t iters = 1 << 20;
+  float sink = 0;
+  for (auto _ : st) {
+    std::vector<std::thread> ts;
+    std::vector<float> out(threads);
+    for (int t = 0; t < threads; t++)
+      ts.emplace_back([&, t] { out[t] = FmaLoop(iters); });
+    for (auto& t : ts) t.join();
+    sink += out[0];
+  }
+  benchmark::DoNotOptimize(sink);
+  double flops = 2.0 * 16 * 12 * iters * threads;
+  st.counters["GFLOPs"] = benchmark::Counter(
+      flops * st.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FmaPeak)->Arg(1)->Arg(2)->UseRealTime();
+
+// ---- hlx ----
+
+std::string TensorType(std::vector<int64_t> d) {
+  std::string s = "tensor<";
+  for (int64_t x : d) s += std::to_string(x) + "x";
+  return s + "f32>";
+}
+
+void BM_Hlx(benchmark::State& st) {
+  Shape s = ShapeOf(st);
+  std::vector<int64_t> ad = {s.m, s.k}, bd = {s.k, s.n}, od = {s.m, s.n};
+  std::string dims = "contracting_dims = [1] x [0]";
+  if (s.b > 1) {
+    ad.insert(ad.begin(), s.b);
+    bd.insert(bd.begin(), s.b);
+    od.insert(od.begin(), s.b);
+    dims = "batching_dims = [0] x [0], contracting_dims = [2] x [1]";
+  }
+  std::string a = TensorType(ad), b = TensorType(bd), o = TensorType(od);
+  std::string text = "func.func @main(%a: " + a + ", %b: " + b + ") -> " + o +
+                     " {\n %0 = stablehlo.dot_general %a, %b, " + dims +
+                     " : (" + a + ", " + b + ") -> " + o +
+                     "\n return %0 : " + o + "\n}\n";
+  hlx_program_t* prog = nullptr;
+  hlx_executable_t* exe = nullptr;
+  hlx_status_t err =
+      hlx_program_parse(text.data(), text.size(), "bench", 1, &prog);
+  if (!err) err = hlx_executable_create(prog, nullptr, &exe);
+  if (err) {
+    st.SkipWithError(hlx_status_get_message(err));
+    return;
+  }
+  hlx_buffer_t* in[2];
+  std::vector<int64_t>* dd[2] = {&ad, &bd};
+  for (int i = 0; i < 2; i++) {
+    hlx_tensor_desc_t d = {};
+    d.element_type = hlx_element_type_from_name("f32");
+    d.rank = static_cast<int32_t>(dd[i]->size());
+    for (size_t j = 0; j < dd[i]->size(); j++) d.dims[j] = (*dd[i])[j];
+    size_t n = 1;
+    for (int64_t x : *dd[i]) n *= x;
+    std::vector<float> v = Random(n);
+    (void)hlx_buffer_create(&d, v.data(), &in[i]);
+  }
+  for (auto _ : st) {
+    hlx_buffer_t* out[1];
+    hlx_status_t e = hlx_executable_run(exe, in, 2, out, 1);
+    if (e) {
+      st.SkipWithError(hlx_status_get_message(e));
+      break;
+    }
+    hlx_buffer_destroy(out[0]);
+  }
+  st.counters["GFLOPs"] = benchmark::Counter(Flops(s) * st.iterations() / 1e9,
+                                             benchmark::Counter::kIsRate);
+  hlx_buffer_destroy(in[0]);
+  hlx_buffer_destroy(in[1]);
+  hlx_executable_destroy(exe);
+  hlx_program_destroy(prog);
+}
+
+// ---- oneDNN directly ----
+
+void BM_Onednn(benchmark::State& st) {
+  Shape s = ShapeOf(st);
+  dnnl_engine_t eng;
+  dnnl_stream_t stream;
+  dnnl_engine_create(&eng, dnnl_cpu, 0);
+  dnnl_stream_create(&stream, eng, dnnl_stream_default_flags);
+  dnnl_memory_desc_t amd, bmd, cmd;
+  if (s.b > 1) {
+    dnnl_dims_t a = {s.b, s.m, s.k}, b = {s.b, s.k, s.n}, c = {s.b, s.m, s.n};
+    dnnl_memory_desc_init_by_tag(&amd, 3, a, dnnl_f32, dnnl_abc);
+    dnnl_memory_desc_init_by_tag(&bmd, 3, b, dnnl_f32, dnnl_abc);
+    dnnl_memory_desc_init_by_tag(&cmd, 3, c, dnnl_f32, dnnl_abc);
+  } else {
+    dnnl_dims_t a = {s.m, s.k}, b = {s.k, s.n}, c = {s.m, s.n};
+    dnnl_memory_desc_init_by_tag(&amd, 2, a, dnnl_f32, dnnl_ab);
+    dnnl_memory_desc_init_by_tag(&bmd, 2, b, dnnl_f32, dnnl_ab);
+    dnnl_memory_desc_init_by_tag(&cmd, 2, c, dnnl_f32, dnnl_ab);
+  }
+  dnnl_matmul_desc_t md;
+  dnnl_matmul_desc_init(&md, &amd, &bmd, nullptr, &cmd);
+  dnnl_primitive_desc_t pd;
+  dnnl_primitive_t prim;
+  if (dnnl_primitive_desc_create(&pd, &md, nullptr, eng, nullptr) !=
+      dnnl_success) {
+    st.SkipWithError("no matmul");
+    return;
+  }
+  dnnl_primitive_create(&prim, pd);
+  std::vector<float> a = Random(s.b * s.m * s.k), b = Random(s.b * s.k * s.n);
+  std::vector<float> c(s.b * s.m * s.n);
+  dnnl_memory_t am, bm, cm;
+  dnnl_memory_create(&am, &amd, eng, a.data());
+  dnnl_memory_create(&bm, &bmd, eng, b.data());
+  dnnl_memory_create(&cm, &cmd, eng, c.data());
+  dnnl_exec_arg_t args[3] = {
+      {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  for (auto _ : st) {
+    dnnl_primitive_execute(prim, stream, 3, args);
+    dnnl_stream_wait(stream);
+  }
+  st.counters["GFLOPs"] = benchmark::Counter(Flops(s) * st.iterations() / 1e9,
+                                             benchmark::Counter::kIsRate);
+  dnnl_memory_destroy(am);
+  dnnl_memory_destroy(bm);
+  dnnl_memory_destroy(cm);
+  dnnl_primitive_destroy(prim);
+  dnnl_primitive_desc_destroy(pd);
+  dnnl_stream_destroy(stream);
+  dnnl_engine_destroy(eng);
+}
+
+// ---- libxsmm directly (one thread, a loop over the batch) ----
+
+void BM_Libxsmm(benchmark::State& st) {
+  Shape s = ShapeOf(st);
+  libxsmm_init();
+  float alpha = 1, beta = 0;
+  int flags = LIBXSMM_GEMM_FLAG_NONE, prefetch = LIBXSMM_GEMM_PREFETCH_NONE;
+  libxsmm_smmfunction f = libxsmm_smmdispatch(
+      (libxsmm_blasint)s.n, (libxsmm_blasint)s.m, (libxsmm_blasint)s.k,
+      nullptr, nullptr, nullptr, &alpha, &beta, &flags, &prefetch);
+  if (!f) {
+    st.SkipWithError("no libxsmm kernel");
+    return;
+  }
+  std::vector<float> a = Random(s.b * s.m * s.k), b = Random(s.b * s.k * s.n);
+  std::vector<float> c(s.b * s.m * s.n);
+  for (auto _ : st) {
+    for (int64_t i = 0; i < s.b; i++)
+      f(b.data() + i * s.k * s.n, a.data() + i * s.m * s.k,
+        c.data() + i * s.m * s.n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  st.counters["GFLOPs"] = benchmark::Counter(Flops(s) * st.iterations() / 1e9,
+                                             benchmark::Counter::kIsRate);
+}
+
+// Args: B, M, N, K.
+void Shapes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"B", "M", "N", "K"});
+  b->Args({1, 64, 64, 64});
+  b->Args({1, 256, 256, 256});
+  b->Args({1, 1024, 1024, 1024});
+  b->Args({16, 128, 128, 128});
+  b->Args({1, 512, 768, 768});
+  b->UseRealTime();
+}
+
+void SmallShapes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"B", "M", "N", "K"});
+  b->Args({1, 8, 8, 8});
+  b->Args({64, 16, 16, 16});
+  b->Args({32, 32, 32, 32});
+  b->Args({1, 64, 64, 64});
+  b->UseRealTime();
+}
+
+BENCHMARK(BM_Hlx)->Apply(Shapes);
+BENCHMARK(BM_Onednn)->Apply(Shapes);
+BENCHMARK(BM_Hlx)->Name("BM_HlxSmall")->Apply(SmallShapes);
+BENCHMARK(BM_Libxsmm)->Apply(SmallShapes);
+
+}  // namespace
