@@ -43,6 +43,7 @@ extern const hlx_lowering_t hlx_lowerings_fft[];
 extern const hlx_lowering_t hlx_lowerings_rng[];
 extern const hlx_lowering_t hlx_lowerings_map[];
 extern const hlx_lowering_t hlx_lowerings_quant[];
+extern const hlx_lowering_t hlx_lowerings_collective[];
 
 
 /* "stablehlo.add at 12:5" for errors. */
