@@ -24,6 +24,7 @@
 #include "kernels/data_movement.h"
 #include "kernels/dot.h"
 #include "kernels/elementwise.h"
+#include "kernels/quant.h"
 #include "kernels/libs/libxsmm.h"
 #include "kernels/libs/onednn.h"
 
@@ -39,6 +40,11 @@ typedef struct dot_args_t {
   hlx_dtype_t compute, out;
   int64_t B, M, N, K;
   int32_t nc; /* contracting dims (the lhs's last, the rhs's middle) */
+  /* Quantized operands are dequantized to their expressed type first, a
+   * quantized result is quantized from the compute type (spec: dot_general
+   * on quantized tensors = dequantize, dot, quantize). */
+  bool lhs_q, rhs_q, out_q;
+  hlx_quant_params_t lq, rq, oq;
 } dot_args_t;
 
 /* Permutes and widens one operand into `dst` (compute type). */
@@ -61,6 +67,20 @@ static bool canonicalize(const canon_t* c, hlx_dtype_t compute, const void* src,
   return ok;
 }
 
+/* Dequantizes `src` into a new buffer of q's expressed type (or returns
+ * src itself when the operand is not quantized). */
+static hlx_status_t maybe_dequantize(bool on, const hlx_quant_params_t* q,
+                                     const void* src, size_t n,
+                                     void** owned, const void** view) {
+  *owned = NULL;
+  *view = src;
+  if (!on) return NULL;
+  *owned = malloc(n * hlx_dtype_size(q->expressed) + 16);
+  if (!*owned) return hlx_status_oom();
+  *view = *owned;
+  return hlx_ref_dequantize(q, src, q->expressed, *owned, (int64_t)n);
+}
+
 static hlx_status_t run_dot(const void* args, void* const* in,
                             void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
@@ -71,11 +91,14 @@ static hlx_status_t run_dot(const void* args, void* const* in,
   void* l = malloc(nl * cs + 16);
   void* r = malloc(nr * cs + 16);
   void* o = malloc(no * cs + 16);
-  hlx_status_t st = NULL;
-  if (!l || !r || !o || !canonicalize(&a->lhs, a->compute, in[0], l, nl) ||
-      !canonicalize(&a->rhs, a->compute, in[1], r, nr)) {
+  void *lq = NULL, *rq = NULL;
+  const void *lsrc, *rsrc;
+  hlx_status_t st = maybe_dequantize(a->lhs_q, &a->lq, in[0], nl, &lq, &lsrc);
+  if (!st) st = maybe_dequantize(a->rhs_q, &a->rq, in[1], nr, &rq, &rsrc);
+  if (!st && (!l || !r || !o || !canonicalize(&a->lhs, a->compute, lsrc, l, nl) ||
+              !canonicalize(&a->rhs, a->compute, rsrc, r, nr)))
     st = hlx_status_oom();
-  } else {
+  if (!st) {
     if (a->compute == HLX_DTYPE_F32)
       hlx_ref_batch_matmul_f32(a->B, a->M, a->N, a->K, l, r, o);
     else if (a->compute == HLX_DTYPE_C64)
@@ -86,8 +109,13 @@ static hlx_status_t run_dot(const void* args, void* const* in,
       hlx_ref_batch_matmul_s64(a->B, a->M, a->N, a->K, l, r, o);
     else
       hlx_ref_batch_matmul_c128(a->B, a->M, a->N, a->K, l, r, o);
-    hlx_ref_convert(a->compute, o, a->out, out[0], no);
+    if (a->out_q)
+      st = hlx_ref_quantize(&a->oq, a->compute, o, out[0], (int64_t)no);
+    else
+      hlx_ref_convert(a->compute, o, a->out, out[0], no);
   }
+  free(lq);
+  free(rq);
   free(l);
   free(r);
   free(o);
@@ -379,9 +407,9 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (!l || !r || !o || l->rank > HLX_MAX_RANK || r->rank > HLX_MAX_RANK)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: dynamic shapes are not executed");
-  if (l->quant || r->quant)
+  if ((l->quant || r->quant || o->quant) && (!l->quant || !r->quant))
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: quantized operands");
+                        "unsupported: mixing quantized and float operands");
   if (nlb != nrb || nlc != nrc)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "lhs and rhs need as many batching (%d vs %d) and "
@@ -430,9 +458,22 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "result shape is not [batch..., lhs free..., rhs "
                         "free...]");
+  /* Quantized operands compute in their expressed type. */
+  hlx_dtype_t types[3] = {l->dtype, r->dtype, o->dtype};
+  if (l->quant) {
+    HLX_RETURN_IF_ERROR(hlx_lower_quant_params(c, op, "lhs", l, &a->lq));
+    HLX_RETURN_IF_ERROR(hlx_lower_quant_params(c, op, "rhs", r, &a->rq));
+    a->lhs_q = a->rhs_q = true;
+    types[0] = a->lhs.dtype = l->quant->expressed;
+    types[1] = a->rhs.dtype = r->quant->expressed;
+  }
+  if (o->quant) {
+    HLX_RETURN_IF_ERROR(hlx_lower_quant_params(c, op, "result", o, &a->oq));
+    a->out_q = true;
+    types[2] = o->quant->expressed;
+  }
   /* The widest domain any of the three types needs. */
   hlx_dtype_t ct = HLX_DTYPE_S64;
-  hlx_dtype_t types[3] = {l->dtype, r->dtype, o->dtype};
   for (int i = 0; i < 3; i++) {
     hlx_dtype_t t = compute_type(types[i]);
     if (t == HLX_DTYPE_C128 || (t == HLX_DTYPE_F64 && ct == HLX_DTYPE_S64))
@@ -451,8 +492,9 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->N = N;
   a->K = K;
   a->nc = nlc;
-  bool done;
-  HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, &done));
+  bool done = false;
+  if (!a->lhs_q && !a->out_q)
+    HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, &done));
   if (done) return NULL;
   int32_t in[2], out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));

@@ -97,6 +97,14 @@ hlx_status_t hlx_lower_broadcast_slot(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                       const hlx_type_t* out, const int64_t* bd,
                                       int32_t* out_slot) HLX_MUST_USE;
 
+/* Scales, zero points and storage range of a quantized tensor type t,
+ * checked (`what` names it in errors); arrays live in the plan's arena. */
+struct hlx_quant_params_t;
+hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                    const char* what, const hlx_type_t* t,
+                                    struct hlx_quant_params_t* out)
+    HLX_MUST_USE;
+
 /* Reads operand i, which must be defined by stablehlo.constant, as up to
  * `max` int64 values (any integer element type). */
 hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,

@@ -10,9 +10,6 @@
 #include "kernels/quant.h"
 
 /* In graph/lower_quant.c. */
-hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
-                                    const char* what, const hlx_type_t* t,
-                                    hlx_quant_params_t* out);
 
 enum { kMaxIo = 5 };
 

@@ -14,9 +14,6 @@
 
 /* Kernel parameters of quantized type t (`what` names it in errors); the
  * arrays live in the plan arena. Also used by graph/lower_linalg.c. */
-hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
-                                    const char* what, const hlx_type_t* t,
-                                    hlx_quant_params_t* out);
 
 hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     const char* what, const hlx_type_t* t,
