@@ -148,7 +148,34 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   } else {
     e->pool = hlx_pool_default();
   }
-  hlx_lower_options_t lo = {.fill_elided = o.fill_elided};
+  if (!st && (o.num_host_functions < 0 ||
+              (o.num_host_functions > 0 && !o.host_functions)))
+    st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                         "hlx_executable_create: host_functions is NULL or "
+                         "num_host_functions is negative");
+  if (!st && o.num_host_functions > 0) {
+    e->host_functions = calloc((size_t)o.num_host_functions,
+                               sizeof(*e->host_functions));
+    if (!e->host_functions) st = hlx_status_oom();
+    for (int32_t i = 0; i < o.num_host_functions && !st; i++) {
+      const hlx_host_function_t* h = &o.host_functions[i];
+      if (!h->name || !h->fn) {
+        st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_executable_create: host function %d has no "
+                             "name or no function",
+                             i);
+        break;
+      }
+      e->host_functions[i].name = strdup(h->name);
+      e->host_functions[i].fn = h->fn;
+      e->host_functions[i].user = h->user;
+      e->num_host_functions = i + 1;
+      if (!e->host_functions[i].name) st = hlx_status_oom();
+    }
+  }
+  hlx_lower_options_t lo = {.fill_elided = o.fill_elided,
+                            .host_functions = e->host_functions,
+                            .num_host_functions = e->num_host_functions};
   if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);
@@ -178,6 +205,9 @@ void hlx_executable_destroy(hlx_executable_t* e) {
   if (!e) return;
   hlx_lowered_module_destroy(e->lowered);
   hlx_pool_destroy(e->private_pool);
+  for (int32_t i = 0; i < e->num_host_functions; i++)
+    free((char*)e->host_functions[i].name);
+  free(e->host_functions);
   free(e->params);
   free(e->results);
   free(e);
@@ -231,10 +261,23 @@ int32_t hlx_executable_num_processes(const hlx_executable_t* e) {
 /* Runs nproc processes; params/results are process-major. results_of[i]
  * says which process's results out_results[] receives (nproc == 1 or the
  * replicated case: all). */
+void hlx_run_options_init(hlx_run_options_t* o) {
+  memset(o, 0, sizeof(*o));
+  o->struct_size = sizeof(*o);
+}
+
 static hlx_status_t run_impl(const hlx_executable_t* e,
                              hlx_buffer_t* const* params, int32_t num_params,
                              hlx_buffer_t** out_results, int32_t num_results,
-                             bool replicated) {
+                             bool replicated,
+                             const hlx_run_options_t* options) {
+  hlx_run_options_t ro;
+  hlx_run_options_init(&ro);
+  if (options) {
+    size_t n = options->struct_size < sizeof(ro) ? options->struct_size
+                                                 : sizeof(ro);
+    memcpy(&ro, options, n);
+  }
   int32_t nproc = hlx_executable_num_processes(e);
   int32_t pin = replicated ? nproc : 1;  /* parameter sets given */
   int32_t pout = replicated ? nproc : 1; /* result sets returned */
@@ -275,8 +318,15 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
       if (!st) out[nr + i] = scratch[i]->data;
     }
   }
+  /* The run's host side: feeds from the options, a fresh probe store. */
+  hlx_run_env_t env = {ro.infeed, ro.outfeed, ro.user, ro.user, NULL};
+  if (!st) {
+    env.probes = hlx_probe_store_create();
+    if (!env.probes) st = hlx_status_oom();
+  }
   if (!st) {
     hlx_run_ctx_t ctx = base_ctx(e);
+    ctx.user = &env;
     if (nproc == 1) {
       st = hlx_plan_execute(e->plan, in, out, &ctx);
     } else {
@@ -293,6 +343,7 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
       free(procs);
     }
   }
+  hlx_probe_store_destroy(env.probes);
   if (scratch) {
     for (size_t i = 0; i < nr * (size_t)(nproc - pout); i++)
       hlx_buffer_destroy(scratch[i]);
@@ -312,7 +363,18 @@ hlx_status_t hlx_executable_run(const hlx_executable_t* e,
                                 hlx_buffer_t* const* params,
                                 int32_t num_params, hlx_buffer_t** out_results,
                                 int32_t num_results) {
-  return run_impl(e, params, num_params, out_results, num_results, false);
+  return run_impl(e, params, num_params, out_results, num_results, false,
+                  NULL);
+}
+
+hlx_status_t hlx_executable_run_with_options(const hlx_executable_t* e,
+                                             hlx_buffer_t* const* params,
+                                             int32_t num_params,
+                                             hlx_buffer_t** out_results,
+                                             int32_t num_results,
+                                             const hlx_run_options_t* options) {
+  return run_impl(e, params, num_params, out_results, num_results, false,
+                  options);
 }
 
 hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
@@ -320,7 +382,8 @@ hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
                                            int32_t num_params,
                                            hlx_buffer_t** out_results,
                                            int32_t num_results) {
-  return run_impl(e, params, num_params, out_results, num_results, true);
+  return run_impl(e, params, num_params, out_results, num_results, true,
+                  NULL);
 }
 
 /* ---- async runs ---------------------------------------------------------- */

@@ -24,6 +24,9 @@ typedef struct hlx_status_payload_t* hlx_status_t;
 int hlx_status_get_code(hlx_status_t s); /* an hlx_status_code_t, 0 = ok */
 const char* hlx_status_get_message(hlx_status_t s); /* borrowed; "" if ok */
 void hlx_status_release(hlx_status_t s);
+/* A new status with code (an hlx_status_code_t, not 0) and message
+ * (copied), for host functions and feeds to report errors. */
+hlx_status_t hlx_status_create(int code, const char* message);
 
 /* Element types: the values of base/dtype.h's hlx_dtype_t (HLX_DTYPE_F32,
  * ...); use hlx_element_type_name / _from_name to go between names. */
@@ -89,6 +92,23 @@ int32_t hlx_client_num_threads(const hlx_client_t* c);
 /* Why workers are not pinned to cores ("" if they are); borrowed. */
 const char* hlx_client_warning(const hlx_client_t* c);
 
+/* A host function for stablehlo.custom_call: it receives the call's
+ * operand and result buffers (row-major, tuples flattened, in order) and
+ * the op's backend_config string ("" if none), and returns NULL or a
+ * status (hlx_status_create) that fails the run. Called from a worker
+ * thread; must be thread-safe if the executable runs concurrently. */
+typedef hlx_status_t (*hlx_host_function_fn)(void* user,
+                                             const void* const* inputs,
+                                             int32_t num_inputs,
+                                             void* const* outputs,
+                                             int32_t num_outputs,
+                                             const char* backend_config);
+typedef struct hlx_host_function_t {
+  const char* name; /* the custom_call's call_target_name */
+  hlx_host_function_fn fn;
+  void* user;
+} hlx_host_function_t;
+
 typedef struct hlx_compile_options_t {
   size_t struct_size; /* set by hlx_compile_options_init */
   const char* entry;  /* function to run; NULL = hlx_program_entry */
@@ -106,6 +126,11 @@ typedef struct hlx_compile_options_t {
   /* How long a collective waits for its peers before failing with
    * DEADLINE_EXCEEDED (0: HLX_COLLECTIVE_TIMEOUT_MS or 10 s). */
   int64_t collective_timeout_ms;
+  /* Host functions that stablehlo.custom_call can name by
+   * call_target_name (copied at hlx_executable_create). A target not in
+   * this list is an error naming it. */
+  const struct hlx_host_function_t* host_functions;
+  int32_t num_host_functions;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 
@@ -139,6 +164,30 @@ hlx_status_t hlx_executable_run(const hlx_executable_t* e,
                                 hlx_buffer_t* const* params,
                                 int32_t num_params, hlx_buffer_t** out_results,
                                 int32_t num_results);
+
+/* Per-run host I/O: stablehlo.infeed takes its values from `infeed`
+ * (fill the n buffers of the given byte sizes with the next queued
+ * values), stablehlo.outfeed hands its values to `outfeed`. `config` is
+ * the op's infeed_config / outfeed_config ("" if none). Without them those
+ * ops fail the run with a clear status. */
+typedef struct hlx_run_options_t {
+  size_t struct_size; /* set by hlx_run_options_init */
+  hlx_status_t (*infeed)(void* user, const char* config, void* const* buffers,
+                         const size_t* bytes, int32_t n);
+  hlx_status_t (*outfeed)(void* user, const char* config,
+                          const void* const* buffers, const size_t* bytes,
+                          int32_t n);
+  void* user;
+} hlx_run_options_t;
+void hlx_run_options_init(hlx_run_options_t* o);
+
+/* hlx_executable_run with run options (NULL = defaults). */
+hlx_status_t hlx_executable_run_with_options(const hlx_executable_t* e,
+                                             hlx_buffer_t* const* params,
+                                             int32_t num_params,
+                                             hlx_buffer_t** out_results,
+                                             int32_t num_results,
+                                             const hlx_run_options_t* options);
 
 /* Runs every process of an executable compiled with num_replicas x
  * num_partitions > 1: params holds num_processes * num_params buffers,

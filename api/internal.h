@@ -29,6 +29,9 @@ struct hlx_executable_t {
   struct hlx_pool_t* private_pool; /* owned, when num_threads asked one */
   int32_t num_replicas, num_partitions;
   int64_t collective_timeout_ms;
+  /* custom_call targets, copied from the compile options (names too). */
+  hlx_lower_host_function_t* host_functions;
+  int32_t num_host_functions;
 };
 
 #endif /* HLX_API_INTERNAL_H_ */

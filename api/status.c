@@ -12,6 +12,12 @@ const char* hlx_status_get_message(hlx_status_t s) {
 }
 void hlx_status_release(hlx_status_t s) { hlx_status_free(s); }
 
+hlx_status_t hlx_status_create(int code, const char* message) {
+  if (code <= 0) code = HLX_STATUS_INTERNAL;
+  return hlx_make_status((hlx_status_code_t)code, "%s",
+                         message ? message : "");
+}
+
 bool hlx_status_is_check_failure(hlx_status_t s) {
   const char* m = hlx_status_message(s);
   return s && hlx_status_code(s) == HLX_CHECK_FAILED_CODE &&

@@ -233,7 +233,7 @@ static void build_table(void) {
       hlx_lowerings_core, hlx_lowerings_elementwise,
       hlx_lowerings_data_movement, hlx_lowerings_check,
       hlx_lowerings_control_flow, hlx_lowerings_reduce,
-      hlx_lowerings_dot, hlx_lowerings_ragged_dot,
+      hlx_lowerings_dot, hlx_lowerings_ragged_dot, hlx_lowerings_host,
       hlx_lowerings_gather_scatter,
       hlx_lowerings_window, hlx_lowerings_conv,
       hlx_lowerings_sort, hlx_lowerings_linalg,

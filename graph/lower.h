@@ -11,11 +11,49 @@
 extern "C" {
 #endif
 
+/* A host function a custom_call can name (its call_target_name). It gets
+ * the operands' and results' buffers (row-major, flattened tuples) and the
+ * op's backend_config string ("" if none). */
+typedef hlx_status_t (*hlx_host_fn)(void* user, const void* const* inputs,
+                                    int32_t num_inputs, void* const* outputs,
+                                    int32_t num_outputs,
+                                    const char* backend_config);
+typedef struct hlx_lower_host_function_t {
+  const char* name;
+  hlx_host_fn fn;
+  void* user;
+} hlx_lower_host_function_t;
+
 typedef struct hlx_lower_options_t {
   /* Fill dense_resource<__elided__> constants with deterministic random
    * values instead of failing. */
   bool fill_elided;
+  /* custom_call targets (borrowed; must outlive the lowered module). */
+  const hlx_lower_host_function_t* host_functions;
+  int32_t num_host_functions;
 } hlx_lower_options_t;
+
+/* Host-side state of one run, reached through hlx_run_ctx_t.user (NULL
+ * when the runner gives none: infeed/outfeed then fail with a clear
+ * status and probes are not recorded). */
+typedef struct hlx_probe_store_t hlx_probe_store_t;
+typedef struct hlx_run_env_t {
+  /* infeed: fill `n` buffers of the given byte sizes with the next
+   * values of the queue; outfeed: take `n` buffers. `config` is the op's
+   * infeed_config / outfeed_config ("" if none). */
+  hlx_status_t (*infeed)(void* user, const char* config, void* const* bufs,
+                         const size_t* bytes, int32_t n);
+  hlx_status_t (*outfeed)(void* user, const char* config,
+                          const void* const* bufs, const size_t* bytes,
+                          int32_t n);
+  void* infeed_user;
+  void* outfeed_user;
+  /* interpreter.probe values of this run (thread-safe; may be NULL). */
+  hlx_probe_store_t* probes;
+} hlx_run_env_t;
+
+hlx_probe_store_t* hlx_probe_store_create(void); /* NULL on OOM */
+void hlx_probe_store_destroy(hlx_probe_store_t* s);
 
 typedef struct hlx_lowered_module_t {
   const hlx_module_t* module; /* borrowed: must outlive this */

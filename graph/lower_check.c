@@ -246,10 +246,7 @@ static hlx_status_t lower_custom_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return lower_check_common(c, op, CHECK_CLOSE, false, t->str);
   if (strcmp(t->str, "check.expect_almost_eq") == 0)
     return lower_check_common(c, op, CHECK_ALMOST_EQ, false, t->str);
-  return hlx_op_error(op, HLX_STATUS_NOT_FOUND,
-                      "unknown custom_call target '%s' (no host function is "
-                      "registered under that name)",
-                      t->str);
+  return hlx_lower_host_call(c, op, t->str);
 }
 
 const hlx_lowering_t hlx_lowerings_check[] = {

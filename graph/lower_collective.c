@@ -12,6 +12,7 @@
  * in rank order, so every member gets bit-identical results. Without a
  * rendezvous (a plain single-process run) every group is the process
  * alone. Collective tasks are side-effecting (kept in program order). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -841,7 +842,56 @@ typedef struct run_parallel_args_t {
   const hlx_lowered_module_t* lm;
   int32_t R, P;
   int32_t* funcs; /* R*P plan indices */
+  int32_t num_infeed;
+  int32_t* infeed; /* functions whose results form the infeed queue */
 } run_parallel_args_t;
+
+/* The interpreter's infeed queue: each stablehlo.infeed takes the results
+ * of the next queue function, in order, whichever process asks. */
+typedef struct infeed_queue_t {
+  const run_parallel_args_t* a;
+  int32_t next;
+  pthread_mutex_t mu;
+} infeed_queue_t;
+
+static hlx_status_t queue_infeed(void* user, const char* config,
+                                 void* const* bufs, const size_t* bytes,
+                                 int32_t n) {
+  (void)config;
+  infeed_queue_t* q = user;
+  pthread_mutex_lock(&q->mu);
+  int32_t k = q->next < q->a->num_infeed ? q->next++ : -1;
+  pthread_mutex_unlock(&q->mu);
+  if (k < 0)
+    return hlx_make_status(HLX_STATUS_OUT_OF_RANGE,
+                           "stablehlo.infeed: the infeed queue is empty");
+  const hlx_plan_t* p = q->a->lm->plans[q->a->infeed[k]];
+  if (p->num_params != 0 || p->num_results != n)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "stablehlo.infeed: queue function @%s gives %d "
+                           "values, the infeed takes %d",
+                           p->name, p->num_results, n);
+  for (int32_t i = 0; i < n; i++)
+    if (p->slot_bytes[p->result_slots[i]] != bytes[i])
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "stablehlo.infeed: value %d of @%s has %zu "
+                             "bytes, the infeed expects %zu",
+                             i, p->name, p->slot_bytes[p->result_slots[i]],
+                             bytes[i]);
+  hlx_run_ctx_t qctx;
+  memset(&qctx, 0, sizeof(qctx));
+  qctx.sequential = true;
+  return hlx_plan_execute(p, NULL, bufs, &qctx);
+}
+
+/* The interpreter's outfeed queue has no reader inside a program: values
+ * are accepted (and dropped) unless the caller attached its own consumer. */
+static hlx_status_t accept_outfeed(void* user, const char* config,
+                                   const void* const* bufs,
+                                   const size_t* bytes, int32_t n) {
+  (void)user, (void)config, (void)bufs, (void)bytes, (void)n;
+  return NULL;
+}
 
 static hlx_status_t run_parallel(const void* args, void* const* in,
                                  void* const* out, hlx_run_ctx_t* ctx) {
@@ -861,7 +911,18 @@ static hlx_status_t run_parallel(const void* args, void* const* in,
   hlx_run_ctx_t base = *ctx;
   base.rendezvous = NULL;
   base.depth = 0;
+  /* With an infeed= queue the processes see it through their run env. */
+  infeed_queue_t queue = {a, 0, PTHREAD_MUTEX_INITIALIZER};
+  hlx_run_env_t env = {NULL, NULL, NULL, NULL, NULL};
+  if (ctx->user) env = *(const hlx_run_env_t*)ctx->user;
+  if (a->num_infeed) {
+    env.infeed = queue_infeed;
+    env.infeed_user = &queue;
+  }
+  if (!env.outfeed) env.outfeed = accept_outfeed;
+  base.user = &env;
   hlx_status_t st = hlx_run_processes(procs, a->R, a->P, 0, &base);
+  pthread_mutex_destroy(&queue.mu);
   free(procs);
   return st;
 }
@@ -876,9 +937,10 @@ static int32_t leaves(const hlx_type_t* t) {
 static hlx_status_t lower_run_parallel(hlx_lower_ctx_t* c,
                                        const hlx_op_t* op) {
   const hlx_attr_t* progs = hlx_op_attr(op, "programs");
-  if (hlx_op_attr(op, "infeed"))
-    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: infeed queues");
+  const hlx_attr_t* infeed = hlx_op_attr(op, "infeed");
+  if (infeed && (infeed->kind != HLX_ATTR_ARRAY || infeed->count > 65536))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "infeed must be an array of function symbols");
   if (!progs || progs->kind != HLX_ATTR_ARRAY || progs->count < 1)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "programs must be a non-empty array of arrays of "
@@ -925,6 +987,23 @@ static hlx_status_t lower_run_parallel(hlx_lower_ctx_t* c,
       want_in += leaves(fn->body->blocks[0]->args[k]->type);
     for (int32_t k = 0; k < fn->num_results; k++)
       want_out += leaves(fn->result_types[k]);
+  }
+  if (infeed) {
+    a->num_infeed = infeed->count;
+    a->infeed = hlx_lower_alloc(c, sizeof(int32_t) * ((size_t)infeed->count + 1));
+    if (!a->infeed) return hlx_status_oom();
+    for (int32_t i = 0; i < infeed->count; i++) {
+      const hlx_attr_t* sym = infeed->items[i];
+      int32_t f = -1;
+      for (int32_t k = 0; sym->kind == HLX_ATTR_SYMBOL && k < m->num_funcs; k++)
+        if (strcmp(m->funcs[k]->name, sym->str) == 0) f = k;
+      if (f < 0 || m->funcs[f]->num_args != 0)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "infeed[%d] must name a function without "
+                            "arguments",
+                            i);
+      a->infeed[i] = f;
+    }
   }
   int32_t *ins, *outs, nin, nout;
   HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, false, &ins, &nin));

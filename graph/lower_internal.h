@@ -34,6 +34,7 @@ extern const hlx_lowering_t hlx_lowerings_control_flow[];
 extern const hlx_lowering_t hlx_lowerings_reduce[];
 extern const hlx_lowering_t hlx_lowerings_dot[];
 extern const hlx_lowering_t hlx_lowerings_ragged_dot[];
+extern const hlx_lowering_t hlx_lowerings_host[];
 extern const hlx_lowering_t hlx_lowerings_gather_scatter[];
 extern const hlx_lowering_t hlx_lowerings_window[];
 extern const hlx_lowering_t hlx_lowerings_conv[];
@@ -104,6 +105,18 @@ hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     const char* what, const hlx_type_t* t,
                                     struct hlx_quant_params_t* out)
     HLX_MUST_USE;
+
+/* custom_call of a registered host function (graph/lower_host.c). */
+hlx_status_t hlx_lower_host_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                 const char* target) HLX_MUST_USE;
+
+/* Probe values of a run (graph/probe_store.c). */
+hlx_status_t hlx_probe_record(hlx_probe_store_t* s, const char* id,
+                              const void* data, size_t bytes) HLX_MUST_USE;
+/* The iter-th value recorded under id (NULL if none); stays valid for the
+ * store's lifetime. */
+const void* hlx_probe_lookup(hlx_probe_store_t* s, const char* id,
+                             int64_t iter, size_t* bytes);
 
 /* Reads operand i, which must be defined by stablehlo.constant, as up to
  * `max` int64 values (any integer element type). */
