@@ -1,0 +1,479 @@
+// gather, dynamic_gather and scatter through the public API: one error per
+// spec constraint (the message names the op and the rule) and runs of the
+// kernel and region paths (custom regions in row-major update order,
+// variadic scatter, promoted region types, run-time slice sizes).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/hlx.h"
+
+namespace {
+
+struct Case {
+  const char* name;
+  std::string program;
+  const char* op;
+  const char* rule;
+};
+
+std::string CompileError(const std::string& text) {
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  hlx_status_t s = hlx_program_parse(text.c_str(), text.size(), "t.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  std::string msg = s ? hlx_status_get_message(s) : "";
+  hlx_status_release(s);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return msg;
+}
+
+// gather of interpret/gather.mlir's first program with parts replaced.
+std::string Gather(const std::string& dn, const std::string& sizes,
+                   const std::string& operand = "tensor<3x4x2xi32>",
+                   const std::string& indices = "tensor<2x3x2xi32>",
+                   const std::string& result = "tensor<2x3x2x2xi32>") {
+  return "func.func @main(%a: " + operand + ", %i: " + indices + ") -> " +
+         result + " {\n  %0 = \"stablehlo.gather\"(%a, %i) {\n" +
+         "    dimension_numbers = #stablehlo.gather<" + dn + ">,\n" +
+         "    slice_sizes = array<i64: " + sizes + ">,\n" +
+         "    indices_are_sorted = false\n  } : (" + operand + ", " + indices +
+         ") -> " + result + "\n  return %0 : " + result + " }";
+}
+
+const char* kDn =
+    "offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, "
+    "0], index_vector_dim = 2";
+
+// The spec's batching example.
+std::string BatchGather(const std::string& dn,
+                        const std::string& sizes = "1, 1, 2, 2",
+                        const std::string& indices = "tensor<2x2x3x2xi32>") {
+  return Gather(dn, sizes, "tensor<2x3x4x2xi32>", indices,
+                "tensor<2x2x3x2x2xi32>");
+}
+
+std::string BDn(const std::string& obd, const std::string& sibd,
+                const std::string& sim = "[2, 1]",
+                const std::string& collapsed = "[1]") {
+  return "offset_dims = [3, 4], collapsed_slice_dims = " + collapsed +
+         ", operand_batching_dims = " + obd +
+         ", start_indices_batching_dims = " + sibd +
+         ", start_index_map = " + sim + ", index_vector_dim = 3";
+}
+
+// scatter of interpret/scatter.mlir's first program with parts replaced.
+std::string Scatter(const std::string& dn,
+                    const std::string& input = "tensor<3x4x2xi32>",
+                    const std::string& indices = "tensor<2x3x2xi32>",
+                    const std::string& updates = "tensor<2x3x2x2xi32>",
+                    const std::string& result = "tensor<3x4x2xi32>",
+                    const std::string& elem = "i32") {
+  return "func.func @main(%a: " + input + ", %i: " + indices + ", %u: " +
+         updates + ") -> " + result +
+         " {\n  %0 = \"stablehlo.scatter\"(%a, %i, %u) ({\n" +
+         "  ^bb0(%x: tensor<" + elem + ">, %y: tensor<" + elem + ">):\n" +
+         "    %s = stablehlo.add %x, %y : tensor<" + elem + ">\n" +
+         "    stablehlo.return %s : tensor<" + elem + ">\n  }) {\n" +
+         "    scatter_dimension_numbers = #stablehlo.scatter<" + dn + ">,\n" +
+         "    indices_are_sorted = false, unique_indices = false\n  } : (" +
+         input + ", " + indices + ", " + updates + ") -> " + result +
+         "\n  return %0 : " + result + " }";
+}
+
+const char* kSDn =
+    "update_window_dims = [2, 3], inserted_window_dims = [0], "
+    "scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2";
+
+std::string BatchScatter(const std::string& ibd, const std::string& sibd,
+                         const std::string& sdod = "[2, 1]") {
+  return Scatter("update_window_dims = [3, 4], inserted_window_dims = [1], "
+                 "input_batching_dims = " + ibd +
+                     ", scatter_indices_batching_dims = " + sibd +
+                     ", scatter_dims_to_operand_dims = " + sdod +
+                     ", index_vector_dim = 3",
+                 "tensor<2x3x4x2xi32>", "tensor<2x2x3x2xi32>",
+                 "tensor<2x2x3x2x2xi32>", "tensor<2x3x4x2xi32>");
+}
+
+std::string DynGather(const std::string& sizes_decl, const std::string& sizes_type,
+                      const std::string& result = "tensor<2x3x2x2xi32>") {
+  return "func.func @main(%a: tensor<3x4x2xi32>, %i: tensor<2x3x2xi32>) -> " +
+         result + " {\n  " + sizes_decl +
+         "\n  %0 = \"stablehlo.dynamic_gather\"(%a, %i, %s) {\n" +
+         "    dimension_numbers = #stablehlo.gather<" + kDn + ">,\n" +
+         "    indices_are_sorted = false\n  } : (tensor<3x4x2xi32>, "
+         "tensor<2x3x2xi32>, " + sizes_type + ") -> " + result +
+         "\n  return %0 : " + result + " }";
+}
+
+const char* G = "stablehlo.gather";
+const char* S = "stablehlo.scatter";
+const char* DG = "stablehlo.dynamic_gather";
+
+std::vector<Case> Cases() {
+  return {
+      {"gather_c1", Gather("offset_dims = [2, 3], start_index_map = [1, 0], "
+                           "index_vector_dim = 2",
+                           "1, 2, 2"),
+       G, "(C1) operand rank 3"},
+      {"gather_c2", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                           "start_index_map = [1, 0], index_vector_dim = 4",
+                           "1, 2, 2"),
+       G, "(C2) index_vector_dim 4"},
+      {"gather_c3", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                           "start_index_map = [1], index_vector_dim = 2",
+                           "1, 2, 2"),
+       G, "(C3) size(start_index_map) 1"},
+      {"gather_c4", Gather("offset_dims = [3, 2], collapsed_slice_dims = [0], "
+                           "start_index_map = [1, 0], index_vector_dim = 2",
+                           "1, 2, 2"),
+       G, "(C4) offset_dims is not sorted"},
+      {"gather_c5", Gather("offset_dims = [2, 4], collapsed_slice_dims = [0], "
+                           "start_index_map = [1, 0], index_vector_dim = 2",
+                           "1, 2, 2"),
+       G, "(C5) offset_dims[1] = 4"},
+      {"gather_c6", BatchGather(BDn("[0]", "[0]", "[2, 1]", "[0]")), G,
+       "(C6) dim 0 is in both collapsed_slice_dims and operand_batching_dims"},
+      {"gather_c8",
+       Gather("offset_dims = [2, 3], collapsed_slice_dims = [3], "
+              "start_index_map = [1, 0], index_vector_dim = 2",
+              "1, 2, 2"),
+       G, "(C8) collapsed_slice_dims[0] = 3"},
+      {"gather_c9", Gather(kDn, "2, 2, 2", "tensor<3x4x2xi32>",
+                           "tensor<2x3x2xi32>", "tensor<2x3x2x2xi32>"),
+       G, "(C9) slice_sizes[0] = 2 of a collapsed dim"},
+      {"gather_c11", BatchGather(BDn("[4]", "[1]", "[2, 1]", "[1]")), G,
+       "(C11) operand_batching_dims[0] = 4"},
+      {"gather_c12", BatchGather(BDn("[0]", "[1]"), "2, 1, 2, 2"), G,
+       "(C12) slice_sizes[0] = 2 of an operand batching dim"},
+      {"gather_c14", BatchGather(BDn("[0]", "[5]")), G,
+       "(C14) start_indices_batching_dims[0] = 5"},
+      {"gather_c15", BatchGather(BDn("[0]", "[3]")), G,
+       "(C15) index_vector_dim 3 is in start_indices_batching_dims"},
+      {"gather_c17", BatchGather(BDn("[0]", "[2]")), G,
+       "(C17) operand batching dim 0 has size 2, start_indices batching dim "
+       "2 has 3"},
+      {"gather_c18", BatchGather(BDn("[0]", "[1]", "[2, 0]")), G,
+       "(C18) dim 0 is in both start_index_map and operand_batching_dims"},
+      {"gather_c19", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                            "start_index_map = [1, 3], index_vector_dim = 2",
+                            "1, 2, 2"),
+       G, "(C19) start_index_map[1] = 3"},
+      {"gather_c20", Gather(kDn, "1, 2"), G, "(C20) size(slice_sizes) 2"},
+      {"gather_c21", Gather(kDn, "1, 5, 2"), G, "(C21) slice_sizes[1] = 5"},
+      {"gather_c22", Gather(kDn, "1, 3, 2"), G,
+       "(C22) result shape 2x3x2x2, expected 2x3x3x2"},
+      {"gather_c23", Gather(kDn, "1, 2, 2", "tensor<3x4x2xi32>",
+                            "tensor<2x3x2xi32>", "tensor<2x3x2x2xi64>"),
+       G, "(C23) result element type"},
+      {"gather_index_type", Gather(kDn, "1, 2, 2", "tensor<3x4x2xi32>",
+                                   "tensor<2x3x2xf32>"),
+       G, "start_indices must be a tensor of integer type"},
+      {"dynamic_gather_c8",
+       DynGather("%s = stablehlo.constant dense<[2, 2, 2]> : tensor<3xi64>",
+                 "tensor<3xi64>"),
+       DG, "(C8) slice_sizes[0] = 2 of a collapsed dim"},
+      {"dynamic_gather_c11",
+       DynGather("%s = stablehlo.constant dense<[1, 2]> : tensor<2xi64>",
+                 "tensor<2xi64>"),
+       DG, "(C11) size(slice_sizes) 2"},
+      {"dynamic_gather_c13",
+       DynGather("%s = stablehlo.constant dense<[1, 1, 2]> : tensor<3xi64>",
+                 "tensor<3xi64>"),
+       DG, "(C13) result shape 2x3x2x2, expected 2x3x1x2"},
+      {"scatter_c1",
+       "func.func @main(%a: tensor<3xi32>, %b: tensor<4xi32>, %i: "
+       "tensor<1x1xi32>, %u: tensor<1xi32>) -> tensor<3xi32> {\n"
+       "  %0:2 = \"stablehlo.scatter\"(%a, %b, %i, %u, %u) ({\n"
+       "  ^bb0(%x: tensor<i32>, %y: tensor<i32>, %z: tensor<i32>, %w: "
+       "tensor<i32>):\n"
+       "    stablehlo.return %z, %w : tensor<i32>, tensor<i32>\n  }) {\n"
+       "    scatter_dimension_numbers = #stablehlo.scatter<"
+       "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+       "index_vector_dim = 1>\n  } : (tensor<3xi32>, tensor<4xi32>, "
+       "tensor<1x1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<3xi32>, "
+       "tensor<4xi32>)\n  return %0#0 : tensor<3xi32> }",
+       S, "(C1) inputs #0 and #1 have different shapes"},
+      {"scatter_c2", Scatter("update_window_dims = [2, 3], "
+                             "scatter_dims_to_operand_dims = [1, 0], "
+                             "index_vector_dim = 2"),
+       S, "(C2) input rank 3"},
+      {"scatter_c4_window", Scatter(kSDn, "tensor<3x4x2xi32>",
+                                    "tensor<2x3x2xi32>",
+                                    "tensor<2x3x2x5xi32>"),
+       S, "(C4) updates window dim 3 has size 5, more than input dim 2's 2"},
+      {"scatter_c4_scatter", Scatter(kSDn, "tensor<3x4x2xi32>",
+                                     "tensor<2x3x2xi32>",
+                                     "tensor<2x4x2x2xi32>"),
+       S, "(C4) updates scatter dim 1 has size 4, scatter_indices dim 1 has 3"},
+      {"scatter_c6", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+                             "tensor<2x3x2x2xi16>"),
+       S, "(C6) updates #0 has element type i16"},
+      {"scatter_c7", Scatter("update_window_dims = [3, 2], "
+                             "inserted_window_dims = [0], "
+                             "scatter_dims_to_operand_dims = [1, 0], "
+                             "index_vector_dim = 2"),
+       S, "(C7) update_window_dims is not sorted"},
+      {"scatter_c9", BatchScatter("[1]", "[1]", "[2, 0]"), S,
+       "(C9) dim 1 is in both inserted_window_dims and input_batching_dims"},
+      {"scatter_c10",
+       Scatter("update_window_dims = [1], inserted_window_dims = [1, 0], "
+               "scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 1",
+               "tensor<3x4x2xi32>", "tensor<5x2xi32>", "tensor<5x2xi32>"),
+       S, "(C10) inserted_window_dims is not sorted"},
+      {"scatter_c16", BatchScatter("[0]", "[3]"), S,
+       "(C16) index_vector_dim 3 is in scatter_indices_batching_dims"},
+      {"scatter_c17", BatchScatter("[0]", "[1, 2]"), S,
+       "(C17) size(input_batching_dims) 1 != "
+       "size(scatter_indices_batching_dims) 2"},
+      {"scatter_c18", BatchScatter("[0]", "[2]"), S,
+       "(C18) input batching dim 0 has size 2, scatter_indices batching dim "
+       "2 has 3"},
+      {"scatter_c19", Scatter("update_window_dims = [2, 3], "
+                              "inserted_window_dims = [0], "
+                              "scatter_dims_to_operand_dims = [1], "
+                              "index_vector_dim = 2"),
+       S, "(C19) size(scatter_dims_to_operand_dims) 1 != 2"},
+      {"scatter_c20", Scatter("update_window_dims = [2, 3], "
+                              "inserted_window_dims = [0], "
+                              "scatter_dims_to_operand_dims = [1, 1], "
+                              "index_vector_dim = 2"),
+       S, "(C20) scatter_dims_to_operand_dims has repeated entry 1"},
+      {"scatter_c21", Scatter("update_window_dims = [2, 3], "
+                              "inserted_window_dims = [0], "
+                              "scatter_dims_to_operand_dims = [1, 3], "
+                              "index_vector_dim = 2"),
+       S, "(C21) scatter_dims_to_operand_dims[1] = 3"},
+      {"scatter_c22", Scatter("update_window_dims = [2, 3], "
+                              "inserted_window_dims = [0], "
+                              "scatter_dims_to_operand_dims = [1, 0], "
+                              "index_vector_dim = 4"),
+       S, "(C22) index_vector_dim 4"},
+      {"scatter_c23", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+                              "tensor<2x3x2x2xi32>", "tensor<3x4x2xf32>",
+                              "f32"),
+       S, "(C23) input #0's element type i32 is not promotable"},
+      {"scatter_c24", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+                              "tensor<2x3x2x2xi32>", "tensor<3x4x3xi32>"),
+       S, "(C24) result #0's shape"},
+      {"scatter_c25", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+                              "tensor<2x3x2x2xi32>", "tensor<3x4x2xi64>"),
+       S, "(C25) result #0 has element type i64"},
+      {"scatter_index_type", Scatter(kSDn, "tensor<3x4x2xi32>",
+                                     "tensor<2x3x2xf32>"),
+       S, "scatter_indices must be a tensor of integer type"},
+  };
+}
+
+class Rules : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Rules, ErrorNamesOpAndRule) {
+  const Case& c = GetParam();
+  std::string msg = CompileError(c.program);
+  ASSERT_FALSE(msg.empty()) << c.name << " compiled:\n" << c.program;
+  EXPECT_NE(msg.find(c.op), std::string::npos) << msg;
+  EXPECT_NE(msg.find(c.rule), std::string::npos) << msg;
+}
+
+INSTANTIATE_TEST_SUITE_P(GatherScatter, Rules, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           return std::string(i.param.name);
+                         });
+
+TEST(Rules, ValidProgramsCompile) {
+  EXPECT_EQ(CompileError(Gather(kDn, "1, 2, 2")), "");
+  EXPECT_EQ(CompileError(BatchGather(BDn("[0]", "[1]"))), "");
+  EXPECT_EQ(CompileError(Scatter(kSDn)), "");
+  EXPECT_EQ(CompileError(BatchScatter("[0]", "[1]")), "");
+}
+
+// Compiles `text`, runs it on 1-D i32 inputs, returns the i32 results (or
+// the run's error message in *error).
+std::vector<std::vector<int32_t>> RunProgram(const std::string& text,
+                                      const std::vector<std::vector<int32_t>>& in,
+                                      int num_results,
+                                      std::string* error = nullptr) {
+  std::vector<std::vector<int32_t>> res;
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  hlx_status_t s =
+      hlx_program_parse(text.c_str(), text.size(), "t.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  EXPECT_EQ(s, nullptr) << hlx_status_get_message(s);
+  std::vector<hlx_buffer_t*> bufs(in.size(), nullptr);
+  for (size_t k = 0; k < in.size() && !s; k++) {
+    hlx_tensor_desc_t d = {};
+    d.element_type = hlx_element_type_from_name("i32");
+    d.rank = 1;
+    d.dims[0] = (int64_t)in[k].size();
+    s = hlx_buffer_create(&d, in[k].data(), &bufs[k]);
+  }
+  std::vector<hlx_buffer_t*> out((size_t)num_results, nullptr);
+  if (!s)
+    s = hlx_executable_run(e, bufs.data(), (int32_t)bufs.size(), out.data(),
+                           num_results);
+  if (error) {
+    *error = s ? hlx_status_get_message(s) : "";
+  } else {
+    EXPECT_EQ(s, nullptr) << hlx_status_get_message(s);
+  }
+  if (!s) {
+    for (auto* o : out) {
+      const int32_t* d = static_cast<const int32_t*>(hlx_buffer_data(o));
+      res.emplace_back(d, d + hlx_buffer_bytes(o) / 4);
+      hlx_buffer_destroy(o);
+    }
+  }
+  hlx_status_release(s);
+  for (auto* b : bufs) hlx_buffer_destroy(b);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return res;
+}
+
+// A non-combiner region runs per element in row-major update order:
+// subtracting three updates from one element is order-sensitive only in
+// that it must see every one; index 7 is out of bounds and skipped.
+TEST(ScatterRun, RegionPathInRowMajorOrder) {
+  auto r = RunProgram(
+      "func.func @main(%a: tensor<3xi32>, %i: tensor<5xi32>, %u: "
+      "tensor<5xi32>) -> tensor<3xi32> {\n"
+      "  %ii = stablehlo.reshape %i : (tensor<5xi32>) -> tensor<5x1xi32>\n"
+      "  %0 = \"stablehlo.scatter\"(%a, %ii, %u) ({\n"
+      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
+      "    %two = stablehlo.constant dense<2> : tensor<i32>\n"
+      "    %m = stablehlo.multiply %x, %two : tensor<i32>\n"
+      "    %s = stablehlo.subtract %m, %y : tensor<i32>\n"
+      "    stablehlo.return %s : tensor<i32>\n"
+      "  }) {scatter_dimension_numbers = #stablehlo.scatter<"
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+      "index_vector_dim = 1>, indices_are_sorted = true, unique_indices = "
+      "true} : (tensor<3xi32>, tensor<5x1xi32>, tensor<5xi32>) -> "
+      "tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32> }",
+      {{10, 20, 30}, {0, 2, 0, 7, 0}, {1, 2, 3, 4, 5}}, 1);
+  ASSERT_EQ(r.size(), 1u);
+  // element 0: ((10*2-1)*2-3)*2-5 = 65; element 2: 30*2-2 = 58.
+  // The (false) sortedness / uniqueness hints change nothing.
+  EXPECT_EQ(r[0], (std::vector<int32_t>{65, 20, 58}));
+}
+
+// Variadic scatter (argmax-style region): both results follow the
+// region; the second input is read as the current index.
+TEST(ScatterRun, VariadicRegion) {
+  auto r = RunProgram(
+      "func.func @main(%v: tensor<2xi32>, %i: tensor<4xi32>, %u: "
+      "tensor<4xi32>) -> (tensor<2xi32>, tensor<2xi32>) {\n"
+      "  %k = stablehlo.constant dense<[-1, -1]> : tensor<2xi32>\n"
+      "  %pos = stablehlo.iota dim = 0 : tensor<4xi32>\n"
+      "  %ii = stablehlo.reshape %i : (tensor<4xi32>) -> tensor<4x1xi32>\n"
+      "  %0:2 = \"stablehlo.scatter\"(%v, %k, %ii, %u, %pos) ({\n"
+      "  ^bb0(%a: tensor<i32>, %ai: tensor<i32>, %b: tensor<i32>, %bi: "
+      "tensor<i32>):\n"
+      "    %gt = stablehlo.compare GT, %b, %a : (tensor<i32>, tensor<i32>) "
+      "-> tensor<i1>\n"
+      "    %m = stablehlo.select %gt, %b, %a : tensor<i1>, tensor<i32>\n"
+      "    %mi = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>\n"
+      "    stablehlo.return %m, %mi : tensor<i32>, tensor<i32>\n"
+      "  }) {scatter_dimension_numbers = #stablehlo.scatter<"
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+      "index_vector_dim = 1>} : (tensor<2xi32>, tensor<2xi32>, "
+      "tensor<4x1xi32>, tensor<4xi32>, tensor<4xi32>) -> (tensor<2xi32>, "
+      "tensor<2xi32>)\n"
+      "  return %0#0, %0#1 : tensor<2xi32>, tensor<2xi32> }",
+      {{0, 100}, {0, 1, 0, 0}, {5, 7, 9, 3}}, 2);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{9, 100}));
+  EXPECT_EQ(r[1], (std::vector<int32_t>{2, -1}));
+}
+
+// Variadic plain replacement (kernel path): the last update wins.
+TEST(ScatterRun, VariadicReplace) {
+  auto r = RunProgram(
+      "func.func @main(%v: tensor<3xi32>, %i: tensor<3xi32>, %u: "
+      "tensor<3xi32>) -> (tensor<3xi32>, tensor<3xi32>) {\n"
+      "  %n = stablehlo.negate %u : tensor<3xi32>\n"
+      "  %ii = stablehlo.reshape %i : (tensor<3xi32>) -> tensor<3x1xi32>\n"
+      "  %0:2 = \"stablehlo.scatter\"(%v, %v, %ii, %u, %n) ({\n"
+      "  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: "
+      "tensor<i32>):\n"
+      "    stablehlo.return %c, %d : tensor<i32>, tensor<i32>\n"
+      "  }) {scatter_dimension_numbers = #stablehlo.scatter<"
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+      "index_vector_dim = 1>} : (tensor<3xi32>, tensor<3xi32>, "
+      "tensor<3x1xi32>, tensor<3xi32>, tensor<3xi32>) -> (tensor<3xi32>, "
+      "tensor<3xi32>)\n"
+      "  return %0#0, %0#1 : tensor<3xi32>, tensor<3xi32> }",
+      {{1, 2, 3}, {2, 2, -1}, {10, 20, 30}}, 2);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{1, 2, 20}));
+  EXPECT_EQ(r[1], (std::vector<int32_t>{1, 2, -20}));
+}
+
+// i8 inputs and updates with an i32 region (is_promotable): the result is
+// i32 and the sum does not wrap at 8 bits.
+TEST(ScatterRun, PromotedRegionType) {
+  auto r = RunProgram(
+      "func.func @main(%v: tensor<2xi32>, %i: tensor<3xi32>, %u: "
+      "tensor<3xi32>) -> tensor<2xi32> {\n"
+      "  %v8 = stablehlo.convert %v : (tensor<2xi32>) -> tensor<2xi8>\n"
+      "  %u8 = stablehlo.convert %u : (tensor<3xi32>) -> tensor<3xi8>\n"
+      "  %ii = stablehlo.reshape %i : (tensor<3xi32>) -> tensor<3x1xi32>\n"
+      "  %0 = \"stablehlo.scatter\"(%v8, %ii, %u8) ({\n"
+      "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<i32>\n"
+      "    stablehlo.return %s : tensor<i32>\n"
+      "  }) {scatter_dimension_numbers = #stablehlo.scatter<"
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+      "index_vector_dim = 1>} : (tensor<2xi8>, tensor<3x1xi32>, "
+      "tensor<3xi8>) -> tensor<2xi32>\n"
+      "  return %0 : tensor<2xi32> }",
+      {{100, -5}, {0, 0, 1}, {100, 100, -128}}, 1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{300, -133}));
+}
+
+// dynamic_gather with slice sizes known only at run time: checked then.
+TEST(DynamicGatherRun, RunTimeSliceSizes) {
+  const std::string prog =
+      "func.func @main(%a: tensor<6xi32>, %i: tensor<2xi32>, %s: "
+      "tensor<2xi32>) -> tensor<2x2xi32> {\n"
+      "  %a2 = stablehlo.reshape %a : (tensor<6xi32>) -> tensor<3x2xi32>\n"
+      "  %0 = \"stablehlo.dynamic_gather\"(%a2, %i, %s) {\n"
+      "    dimension_numbers = #stablehlo.gather<offset_dims = [1], "
+      "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim "
+      "= 1>\n  } : (tensor<3x2xi32>, tensor<2xi32>, tensor<2xi32>) -> "
+      "tensor<2x2xi32>\n"
+      "  return %0 : tensor<2x2xi32> }";
+  auto r = RunProgram(prog, {{1, 2, 3, 4, 5, 6}, {2, 9}, {1, 2}}, 1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{5, 6, 5, 6}));
+  std::string err;
+  r = RunProgram(prog, {{1, 2, 3, 4, 5, 6}, {2, 9}, {1, 1}}, 1, &err);
+  EXPECT_TRUE(r.empty());
+  EXPECT_NE(err.find("dynamic_gather"), std::string::npos) << err;
+  EXPECT_NE(err.find("(C13)"), std::string::npos) << err;
+  r = RunProgram(prog, {{1, 2, 3, 4, 5, 6}, {2, 9}, {2, 2}}, 1, &err);
+  EXPECT_NE(err.find("(C8)"), std::string::npos) << err;
+}
+
+// Gather with the start indices from a parameter (take with clamping).
+TEST(GatherRun, TakeClampsIndices) {
+  auto r = RunProgram(
+      "func.func @main(%a: tensor<4xi32>, %i: tensor<3xi32>) -> "
+      "tensor<3xi32> {\n"
+      "  %0 = \"stablehlo.gather\"(%a, %i) {dimension_numbers = "
+      "#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
+      "index_vector_dim = 1>, slice_sizes = array<i64: 1>} : "
+      "(tensor<4xi32>, tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32> }",
+      {{10, 11, 12, 13}, {2, -4, 99}}, 1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{12, 10, 13}));
+}
+
+}  // namespace
