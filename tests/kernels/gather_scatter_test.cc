@@ -4,6 +4,7 @@
 // row-major order, NaN and sub-word dtypes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -516,6 +517,301 @@ TEST(Scatter, EmptyUpdatesLeaveInput) {
   int32_t u[1] = {9}, o[3] = {1, 2, 3};
   ASSERT_TRUE(hlx_ref_scatter(&p, Replace(), HLX_DTYPE_S32, idx, u, o));
   EXPECT_EQ(std::vector<int32_t>(o, o + 3), (std::vector<int32_t>{1, 2, 3}));
+}
+
+// ---- randomized: the kernels against a direct transcription of the spec --
+
+struct Rng {
+  uint64_t s;
+  int64_t Next(int64_t lo, int64_t hi) {  // inclusive
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (int64_t)((s >> 33) % (uint64_t)(hi - lo + 1));
+  }
+};
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& d) {
+  std::vector<int64_t> s(d.size());
+  int64_t a = 1;
+  for (size_t i = d.size(); i-- > 0;) {
+    s[i] = a;
+    a *= d[i];
+  }
+  return s;
+}
+
+int64_t Count(const std::vector<int64_t>& d) {
+  int64_t n = 1;
+  for (int64_t x : d) n *= x;
+  return n;
+}
+
+std::vector<int64_t> Unravel(int64_t i, const std::vector<int64_t>& d) {
+  std::vector<int64_t> idx(d.size());
+  for (size_t k = d.size(); k-- > 0;) {
+    idx[k] = i % d[k];
+    i /= d[k];
+  }
+  return idx;
+}
+
+bool Has(const std::vector<int64_t>& l, int64_t v) {
+  for (int64_t x : l)
+    if (x == v) return true;
+  return false;
+}
+
+// A random valid configuration shared by gather and scatter: operand dims,
+// batching / collapsed / window dims, start_index_map, indices shape.
+struct Config {
+  std::vector<int64_t> operand, batching, collapsed, window, sim, indices,
+      idx_batching;
+  int64_t ivd;
+  std::vector<int64_t> batch_only;  // indices dims except ivd
+};
+
+Config RandomConfig(Rng& r) {
+  Config c;
+  int64_t rank = r.Next(1, 4);
+  for (int64_t d = 0; d < rank; d++) c.operand.push_back(r.Next(1, 4));
+  for (int64_t d = 0; d < rank; d++) {
+    int64_t k = r.Next(0, 3);
+    if (k == 0)
+      c.batching.push_back(d);
+    else if (k == 1)
+      c.collapsed.push_back(d);
+    else
+      c.window.push_back(d);
+  }
+  for (int64_t d = 0; d < rank; d++)
+    if (!Has(c.batching, d) && r.Next(0, 1)) c.sim.push_back(d);
+  for (size_t i = c.sim.size(); i > 1; i--)  // shuffle
+    std::swap(c.sim[i - 1], c.sim[(size_t)r.Next(0, (int64_t)i - 1)]);
+  // Batch dims of the indices: the batching dims plus 0-2 free ones, in a
+  // random order.
+  std::vector<int64_t> order;
+  for (size_t i = 0; i < c.batching.size(); i++) order.push_back((int64_t)i);
+  int64_t free_dims = r.Next(0, 2);
+  for (int64_t i = 0; i < free_dims; i++) order.push_back(-1);
+  for (size_t i = order.size(); i > 1; i--)
+    std::swap(order[i - 1], order[(size_t)r.Next(0, (int64_t)i - 1)]);
+  bool implicit = c.sim.size() == 1 && r.Next(0, 1);
+  c.ivd = implicit ? (int64_t)order.size() : r.Next(0, (int64_t)order.size());
+  c.idx_batching.assign(c.batching.size(), 0);
+  for (size_t i = 0, pos = 0; i <= order.size(); i++) {
+    if (!implicit && (int64_t)pos == c.ivd) {
+      c.indices.push_back((int64_t)c.sim.size());
+      pos++;
+    }
+    if (i == order.size()) break;
+    if (order[i] >= 0) {
+      c.idx_batching[(size_t)order[i]] = (int64_t)pos;
+      c.indices.push_back(c.operand[(size_t)c.batching[(size_t)order[i]]]);
+    } else {
+      c.indices.push_back(r.Next(0, 3));
+    }
+    c.batch_only.push_back(c.indices.back());
+    pos++;
+  }
+  return c;
+}
+
+std::vector<int64_t> RandomIndices(Rng& r, const Config& c) {
+  int64_t maxd = 0;
+  for (int64_t d : c.operand) maxd = std::max(maxd, d);
+  std::vector<int64_t> v((size_t)Count(c.indices));
+  for (auto& x : v) x = r.Next(-3, maxd + 2);
+  return v;
+}
+
+// start_index for a batch index (indices dims except ivd).
+std::vector<int64_t> StartIndex(const Config& c, const std::vector<int64_t>& idx,
+                                const std::vector<int64_t>& bi) {
+  std::vector<int64_t> st = Strides(c.indices);
+  std::vector<int64_t> out;
+  int64_t base = 0;
+  for (size_t k = 0, j = 0; k < c.indices.size(); k++) {
+    if ((int64_t)k == c.ivd) continue;
+    base += bi[j++] * st[k];
+  }
+  if (c.ivd < (int64_t)c.indices.size()) {
+    for (size_t k = 0; k < c.sim.size(); k++)
+      out.push_back(idx[(size_t)(base + (int64_t)k * st[(size_t)c.ivd])]);
+  } else {
+    out.push_back(idx[(size_t)base]);
+  }
+  return out;
+}
+
+TEST(Randomized, GatherMatchesSpecFormula) {
+  Rng r{12345};
+  for (int iter = 0; iter < 400; iter++) {
+    Config c = RandomConfig(r);
+    std::vector<int64_t> sizes(c.operand.size());
+    for (size_t d = 0; d < c.operand.size(); d++)
+      sizes[d] = Has(c.window, (int64_t)d) ? r.Next(0, c.operand[d])
+                                           : std::min<int64_t>(1, c.operand[d]);
+    int64_t rrank = (int64_t)(c.batch_only.size() + c.window.size());
+    std::vector<int64_t> offset_dims;  // random sorted subset of size |window|
+    {
+      std::vector<int64_t> axes;
+      for (int64_t a = 0; a < rrank; a++) axes.push_back(a);
+      for (size_t i = axes.size(); i > 1; i--)
+        std::swap(axes[i - 1], axes[(size_t)r.Next(0, (int64_t)i - 1)]);
+      offset_dims.assign(axes.begin(), axes.begin() + (long)c.window.size());
+      std::sort(offset_dims.begin(), offset_dims.end());
+    }
+    hlx_gather_params_t p = {};
+    p.operand_rank = (int32_t)c.operand.size();
+    std::copy(c.operand.begin(), c.operand.end(), p.operand_dims);
+    p.indices_rank = (int32_t)c.indices.size();
+    std::copy(c.indices.begin(), c.indices.end(), p.indices_dims);
+    p.index_dtype = HLX_DTYPE_S64;
+    p.index_vector_dim = (int32_t)c.ivd;
+    p.num_offset_dims = (int32_t)offset_dims.size();
+    std::copy(offset_dims.begin(), offset_dims.end(), p.offset_dims);
+    p.num_collapsed = (int32_t)c.collapsed.size();
+    std::copy(c.collapsed.begin(), c.collapsed.end(), p.collapsed_slice_dims);
+    p.num_batching = (int32_t)c.batching.size();
+    std::copy(c.batching.begin(), c.batching.end(), p.operand_batching_dims);
+    std::copy(c.idx_batching.begin(), c.idx_batching.end(),
+              p.start_indices_batching_dims);
+    p.num_start_index_map = (int32_t)c.sim.size();
+    std::copy(c.sim.begin(), c.sim.end(), p.start_index_map);
+    std::copy(sizes.begin(), sizes.end(), p.slice_sizes);
+    int64_t rd[HLX_GS_MAX_RANK];
+    ASSERT_EQ(hlx_gather_result_shape(&p, rd), rrank);
+    std::vector<int64_t> rdims(rd, rd + rrank);
+    std::vector<int64_t> idx = RandomIndices(r, c);
+    std::vector<int32_t> operand((size_t)Count(c.operand));
+    for (size_t i = 0; i < operand.size(); i++) operand[i] = (int32_t)i + 1;
+    std::vector<int32_t> got((size_t)Count(rdims), -7);
+    hlx_ref_gather(&p, 4, operand.data(), idx.data(), got.data());
+    std::vector<int64_t> ost = Strides(c.operand);
+    bool degenerate = false;  // a dropped dim of slice size 0
+    for (size_t d = 0; d < sizes.size(); d++)
+      if (sizes[d] == 0 && !Has(c.window, (int64_t)d)) degenerate = true;
+    for (int64_t ri = 0; ri < Count(rdims); ri++) {
+      std::vector<int64_t> res = Unravel(ri, rdims);
+      std::vector<int64_t> bi, oi;
+      for (int64_t a = 0; a < rrank; a++)
+        (Has(offset_dims, a) ? oi : bi).push_back(res[(size_t)a]);
+      std::vector<int64_t> start = StartIndex(c, idx, bi);
+      int64_t off = 0;
+      for (size_t d = 0, w = 0; d < c.operand.size(); d++) {
+        int64_t v = 0;
+        for (size_t k = 0; k < c.sim.size(); k++)
+          if (c.sim[k] == (int64_t)d)
+            v += std::min(std::max<int64_t>(start[k], 0),
+                          c.operand[d] - sizes[d]);
+        for (size_t i = 0; i < c.batching.size(); i++)
+          if (c.batching[i] == (int64_t)d) {
+            int64_t ds = c.idx_batching[i];
+            v += bi[(size_t)(ds - (ds < c.ivd ? 0 : 1))];
+          }
+        if (Has(c.window, (int64_t)d)) v += oi[w++];
+        off += v * ost[d];
+      }
+      int32_t want = degenerate ? 0 : operand[(size_t)off];
+      ASSERT_EQ(got[(size_t)ri], want) << "iteration " << iter << " element "
+                                       << ri;
+    }
+  }
+}
+
+TEST(Randomized, ScatterMatchesSpecFormula) {
+  Rng r{777};
+  for (int iter = 0; iter < 400; iter++) {
+    Config c = RandomConfig(r);
+    // updates: scatter dims = indices dims except ivd, window dims sized
+    // up to the input's, at a random sorted subset of axes.
+    int64_t urank = (int64_t)(c.batch_only.size() + c.window.size());
+    std::vector<int64_t> uwd;
+    {
+      std::vector<int64_t> axes;
+      for (int64_t a = 0; a < urank; a++) axes.push_back(a);
+      for (size_t i = axes.size(); i > 1; i--)
+        std::swap(axes[i - 1], axes[(size_t)r.Next(0, (int64_t)i - 1)]);
+      uwd.assign(axes.begin(), axes.begin() + (long)c.window.size());
+      std::sort(uwd.begin(), uwd.end());
+    }
+    std::vector<int64_t> udims;
+    for (int64_t a = 0, w = 0, b = 0; a < urank; a++)
+      udims.push_back(Has(uwd, a) ? r.Next(0, c.operand[(size_t)c.window[(size_t)w++]])
+                                  : c.batch_only[(size_t)b++]);
+    hlx_scatter_params_t p = {};
+    p.input_rank = (int32_t)c.operand.size();
+    std::copy(c.operand.begin(), c.operand.end(), p.input_dims);
+    p.indices_rank = (int32_t)c.indices.size();
+    std::copy(c.indices.begin(), c.indices.end(), p.indices_dims);
+    p.index_dtype = HLX_DTYPE_S64;
+    p.index_vector_dim = (int32_t)c.ivd;
+    p.update_rank = (int32_t)urank;
+    std::copy(udims.begin(), udims.end(), p.update_dims);
+    p.num_update_window_dims = (int32_t)uwd.size();
+    std::copy(uwd.begin(), uwd.end(), p.update_window_dims);
+    p.num_inserted = (int32_t)c.collapsed.size();
+    std::copy(c.collapsed.begin(), c.collapsed.end(), p.inserted_window_dims);
+    p.num_batching = (int32_t)c.batching.size();
+    std::copy(c.batching.begin(), c.batching.end(), p.input_batching_dims);
+    std::copy(c.idx_batching.begin(), c.idx_batching.end(),
+              p.scatter_indices_batching_dims);
+    p.num_scatter_dims = (int32_t)c.sim.size();
+    std::copy(c.sim.begin(), c.sim.end(), p.scatter_dims_to_operand_dims);
+    std::vector<int64_t> idx = RandomIndices(r, c);
+    std::vector<int64_t> upd((size_t)Count(udims));
+    for (size_t i = 0; i < upd.size(); i++) upd[i] = (int64_t)i + 1;
+    // Order-sensitive combination: out = out * 3 + u (as a region would
+    // run it) via the visitor; plus the add kernel.
+    std::vector<int64_t> base((size_t)Count(c.operand));
+    for (size_t i = 0; i < base.size(); i++) base[i] = (int64_t)(i % 5);
+    struct Ctx {
+      std::vector<int64_t>* out;
+      const std::vector<int64_t>* upd;
+    };
+    std::vector<int64_t> got = base, got_add = base;
+    Ctx ctx{&got, &upd};
+    hlx_ref_scatter_visit(
+        &p, idx.data(),
+        [](void* v, int64_t ro, int64_t uo, int64_t n) {
+          Ctx* k = static_cast<Ctx*>(v);
+          for (int64_t j = 0; j < n; j++)
+            (*k->out)[(size_t)(ro + j)] =
+                (*k->out)[(size_t)(ro + j)] * 3 + (*k->upd)[(size_t)(uo + j)];
+          return 0;
+        },
+        &ctx);
+    ASSERT_TRUE(hlx_ref_scatter(&p, Comb(HLX_REDUCE_ADD), HLX_DTYPE_S64,
+                                idx.data(), upd.data(), got_add.data()));
+    std::vector<int64_t> want = base, want_add = base;
+    std::vector<int64_t> ist = Strides(c.operand);
+    for (int64_t ui = 0; ui < Count(udims); ui++) {
+      std::vector<int64_t> u = Unravel(ui, udims);
+      std::vector<int64_t> si, wi;
+      for (int64_t a = 0; a < urank; a++)
+        (Has(uwd, a) ? wi : si).push_back(u[(size_t)a]);
+      std::vector<int64_t> start = StartIndex(c, idx, si);
+      int64_t off = 0;
+      bool in = true;
+      for (size_t d = 0, w = 0; d < c.operand.size(); d++) {
+        int64_t v = 0;
+        for (size_t k = 0; k < c.sim.size(); k++)
+          if (c.sim[k] == (int64_t)d) v += start[k];
+        for (size_t i = 0; i < c.batching.size(); i++)
+          if (c.batching[i] == (int64_t)d) {
+            int64_t ds = c.idx_batching[i];
+            v += si[(size_t)(ds - (ds < c.ivd ? 0 : 1))];
+          }
+        if (Has(c.window, (int64_t)d)) v += wi[w++];
+        if (v < 0 || v >= c.operand[d]) in = false;
+        off += v * ist[d];
+      }
+      if (!in) continue;
+      want[(size_t)off] = want[(size_t)off] * 3 + upd[(size_t)ui];
+      want_add[(size_t)off] += upd[(size_t)ui];
+    }
+    ASSERT_EQ(got, want) << "iteration " << iter;
+    ASSERT_EQ(got_add, want_add) << "iteration " << iter;
+  }
 }
 
 }  // namespace
