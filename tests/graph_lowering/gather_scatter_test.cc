@@ -437,6 +437,29 @@ TEST(ScatterRun, PromotedRegionType) {
   EXPECT_EQ(r[0], (std::vector<int32_t>{300, -133}));
 }
 
+// The update_computation may use values defined outside it (captures).
+TEST(ScatterRun, RegionCapturesOuterValue) {
+  auto r = RunProgram(
+      "func.func @main(%k: tensor<1xi32>) -> tensor<3xi32> {\n"
+      "  %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
+      "  %i = stablehlo.constant dense<[[0], [2], [0]]> : tensor<3x1xi64>\n"
+      "  %u = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi32>\n"
+      "  %ks = stablehlo.reshape %k : (tensor<1xi32>) -> tensor<i32>\n"
+      "  %0 = \"stablehlo.scatter\"(%a, %i, %u) ({\n"
+      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
+      "    %s = stablehlo.add %x, %y : tensor<i32>\n"
+      "    %t = stablehlo.add %s, %ks : tensor<i32>\n"
+      "    stablehlo.return %t : tensor<i32>\n"
+      "  }) {scatter_dimension_numbers = #stablehlo.scatter<"
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+      "index_vector_dim = 1>} : (tensor<3xi32>, tensor<3x1xi64>, "
+      "tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32> }",
+      {{100}}, 1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], (std::vector<int32_t>{241, 2, 123}));
+}
+
 // dynamic_gather with slice sizes known only at run time: checked then.
 TEST(DynamicGatherRun, RunTimeSliceSizes) {
   const std::string prog =
