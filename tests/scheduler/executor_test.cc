@@ -85,14 +85,15 @@ hlx_status_t RunCounted(const void* args, void* const* in, void* const* out,
                         hlx_run_ctx_t* ctx) {
   (void)ctx;
   const CountedArgs* a = static_cast<const CountedArgs*>(args);
-  int64_t acc = a->mix.id * 1000003;
+  // Unsigned arithmetic: the mix is meant to wrap (signed overflow is UB).
+  uint64_t acc = (uint64_t)a->mix.id * 1000003u;
   for (int i = 0; i < a->num_in; i++) {
     const Cell* c = static_cast<const Cell*>(in[i]);
     if ((c->magic & ~int64_t{0xffff}) != kMagic) a->mix.bad->fetch_add(1);
-    acc = acc * 31 + c->value;
+    acc = acc * 31u + (uint64_t)c->value;
   }
   Cell* o = static_cast<Cell*>(out[0]);
-  o->value = acc;
+  o->value = (int64_t)acc;
   o->magic = kMagic | (a->mix.out_slot & 0xffff);
   return nullptr;
 }
