@@ -3,10 +3,11 @@
  * HLX_MAX_ISA where one exists, the reference kernel otherwise. Shapes
  * match exactly (the verifier's rule), so a task is one call over n
  * elements.
- * TODO(parallel): split large n with hlx_parallel_for once base/parallel.h
- * lands (contiguous chunks of >= 64 KiB, aligned to 64 bytes). */
+ * Large ops are split across the pool's threads (run_split).
+ */
 #include <string.h>
 
+#include "base/parallel.h"
 #include "graph/lower_internal.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise.h"
@@ -14,26 +15,71 @@
 typedef struct unary_args_t {
   hlx_unary_fn fn;
   size_t n;
+  size_t in_size, out_size; /* bytes per element */
 } unary_args_t;
 
 typedef struct binary_args_t {
   hlx_binary_fn fn;
   size_t n;
+  size_t in_size, out_size;
 } binary_args_t;
+
+/* Large elementwise ops are split into one contiguous piece per thread
+ * (pieces as large as possible so the kernels keep their streaming-store
+ * path; boundaries on 64-element multiples keep vector alignment). Below
+ * kParallelMin elements the call stays on one thread. */
+enum { kParallelMin = 1 << 18 };
+
+typedef struct ew_split_t {
+  const void* args;
+  void* const* in;
+  void* const* out;
+  size_t step;
+  bool binary;
+} ew_split_t;
+
+static void run_piece(void* arg, size_t begin, size_t end) {
+  const ew_split_t* s = arg;
+  for (size_t piece = begin; piece < end; piece++) {
+    if (s->binary) {
+      const binary_args_t* a = s->args;
+      size_t lo = piece * s->step, hi = lo + s->step < a->n ? lo + s->step : a->n;
+      if (lo >= hi) continue;
+      a->fn((const char*)s->in[0] + lo * a->in_size,
+            (const char*)s->in[1] + lo * a->in_size,
+            (char*)s->out[0] + lo * a->out_size, hi - lo);
+    } else {
+      const unary_args_t* a = s->args;
+      size_t lo = piece * s->step, hi = lo + s->step < a->n ? lo + s->step : a->n;
+      if (lo >= hi) continue;
+      a->fn((const char*)s->in[0] + lo * a->in_size,
+            (char*)s->out[0] + lo * a->out_size, hi - lo);
+    }
+  }
+}
+
+/* Runs the op whole, or in one piece per thread when it is large. */
+static void run_split(const void* args, void* const* in, void* const* out,
+                      hlx_run_ctx_t* ctx, size_t n, bool binary) {
+  int threads = hlx_parallel_num_threads(ctx->parallel);
+  ew_split_t s = {args, in, out, n, binary};
+  if (threads <= 1 || n < kParallelMin) {
+    run_piece(&s, 0, 1);
+    return;
+  }
+  s.step = ((n + (size_t)threads - 1) / (size_t)threads + 63) & ~(size_t)63;
+  hlx_parallel_for(ctx->parallel, (size_t)threads, 1, run_piece, &s);
+}
 
 static hlx_status_t run_unary(const void* args, void* const* in,
                               void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
-  const unary_args_t* a = args;
-  a->fn(in[0], out[0], a->n);
+  run_split(args, in, out, ctx, ((const unary_args_t*)args)->n, false);
   return NULL;
 }
 
 static hlx_status_t run_binary(const void* args, void* const* in,
                                void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
-  const binary_args_t* a = args;
-  a->fn(in[0], in[1], out[0], a->n);
+  run_split(args, in, out, ctx, ((const binary_args_t*)args)->n, true);
   return NULL;
 }
 
@@ -139,6 +185,8 @@ static hlx_status_t lower_unary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!a) return hlx_status_oom();
   a->fn = fn;
   a->n = n;
+  a->in_size = hlx_dtype_size(in_t);
+  a->out_size = hlx_dtype_size(out_t);
   int32_t in, out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
@@ -169,6 +217,8 @@ static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!a) return hlx_status_oom();
   a->fn = fn;
   a->n = n;
+  a->in_size = hlx_dtype_size(in_t);
+  a->out_size = hlx_dtype_size(out_t);
   int32_t in[2], out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
@@ -522,6 +572,8 @@ static hlx_status_t lower_chlo_broadcast(hlx_lower_ctx_t* c,
   if (!a) return hlx_status_oom();
   a->fn = fn;
   a->n = n;
+  a->in_size = hlx_dtype_size(t);
+  a->out_size = hlx_dtype_size(out_t);
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
   return hlx_lower_emit(c, op, run_binary, a, 2, in, 1, &out);
 }
