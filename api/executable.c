@@ -261,6 +261,18 @@ int32_t hlx_executable_num_processes(const hlx_executable_t* e) {
 /* Runs nproc processes; params/results are process-major. results_of[i]
  * says which process's results out_results[] receives (nproc == 1 or the
  * replicated case: all). */
+/* Adapts the graph's raw print hook to the public callback. */
+static void print_adapter(void* user, const char* value_name, hlx_dtype_t dtype,
+                          int32_t rank, const int64_t* dims, const void* data) {
+  const hlx_run_options_t* ro = user;
+  hlx_tensor_desc_t d;
+  memset(&d, 0, sizeof(d));
+  d.element_type = dtype;
+  d.rank = rank > HLX_MAX_DIMS ? HLX_MAX_DIMS : rank;
+  for (int32_t i = 0; i < d.rank; i++) d.dims[i] = dims[i];
+  ro->print(ro->user, value_name, &d, data);
+}
+
 void hlx_run_options_init(hlx_run_options_t* o) {
   memset(o, 0, sizeof(*o));
   o->struct_size = sizeof(*o);
@@ -319,7 +331,8 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
     }
   }
   /* The run's host side: feeds from the options, a fresh probe store. */
-  hlx_run_env_t env = {ro.infeed, ro.outfeed, ro.user, ro.user, NULL};
+  hlx_run_env_t env = {ro.infeed, ro.outfeed, ro.user, ro.user,
+                       ro.print ? print_adapter : NULL, &ro, NULL};
   if (!st) {
     env.probes = hlx_probe_store_create();
     if (!env.probes) st = hlx_status_oom();

@@ -178,6 +178,10 @@ typedef struct hlx_run_options_t {
                           const void* const* buffers, const size_t* bytes,
                           int32_t n);
   void* user;
+  /* interpreter.print ops hand their value here (borrowed during the
+   * call; value_name is the SSA name). NULL: such ops print nothing. */
+  void (*print)(void* user, const char* value_name,
+                const hlx_tensor_desc_t* desc, const void* data);
 } hlx_run_options_t;
 void hlx_run_options_init(hlx_run_options_t* o);
 

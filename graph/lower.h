@@ -48,6 +48,10 @@ typedef struct hlx_run_env_t {
                           int32_t n);
   void* infeed_user;
   void* outfeed_user;
+  /* interpreter.print: receives the printed value (NULL: not printed). */
+  void (*print)(void* user, const char* value_name, hlx_dtype_t dtype,
+                int32_t rank, const int64_t* dims, const void* data);
+  void* print_user;
   /* interpreter.probe values of this run (thread-safe; may be NULL). */
   hlx_probe_store_t* probes;
 } hlx_run_env_t;

@@ -913,7 +913,7 @@ static hlx_status_t run_parallel(const void* args, void* const* in,
   base.depth = 0;
   /* With an infeed= queue the processes see it through their run env. */
   infeed_queue_t queue = {a, 0, PTHREAD_MUTEX_INITIALIZER};
-  hlx_run_env_t env = {NULL, NULL, NULL, NULL, NULL};
+  hlx_run_env_t env = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   if (ctx->user) env = *(const hlx_run_env_t*)ctx->user;
   if (a->num_infeed) {
     env.infeed = queue_infeed;

@@ -222,7 +222,42 @@ static hlx_status_t lower_expect_serialized_eq(hlx_lower_ctx_t* c,
   return emit_side_effect(c, op, run_expect_serialized, a);
 }
 
+/* ---- interpreter.print --------------------------------------------------- */
+
+typedef struct print_args_t {
+  const char* name; /* SSA name of the printed value */
+  hlx_dtype_t dtype;
+  int32_t rank;
+  const int64_t* dims;
+} print_args_t;
+
+static hlx_status_t run_print(const void* args, void* const* in,
+                              void* const* out, hlx_run_ctx_t* ctx) {
+  (void)out;
+  const print_args_t* a = args;
+  hlx_run_env_t* env = env_of(ctx);
+  if (env && env->print)
+    env->print(env->print_user, a->name, a->dtype, a->rank, a->dims, in[0]);
+  return NULL;
+}
+
+static hlx_status_t lower_print(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_type_t* t =
+      op->num_operands == 1 ? hlx_static_tensor(op->operands[0]) : NULL;
+  if (!t || op->num_results != 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "prints one static tensor and has no results");
+  print_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  a->name = op->operands[0]->name ? op->operands[0]->name : "";
+  a->dtype = t->dtype;
+  a->rank = t->rank;
+  a->dims = t->dims;
+  return emit_side_effect(c, op, run_print, a);
+}
+
 const hlx_lowering_t hlx_lowerings_host[] = {
+    {HLX_OP_INTERPRETER_PRINT, lower_print},
     {HLX_OP_INFEED, lower_infeed},
     {HLX_OP_OUTFEED, lower_outfeed},
     {HLX_OP_INTERPRETER_PROBE, lower_probe},

@@ -66,6 +66,23 @@ expect "check ERROR line with position" "$out" '^ERROR .*checks.mlir#3: .*checks
 expect "check summary" "$out" '^1 passed, 2 failed$'
 [ "$rc" -ne 0 ] || { echo "FAILED: check exit status should be non-zero"; fails=$((fails + 1)); }
 
+# FileCheck-verified programs: printed output is compared with the
+# program's own CHECK lines (matching and mismatching).
+cat > "$tmp/printed_ok.mlir" <<'MLIR'
+// RUN: stablehlo-translate --interpret %s | FileCheck %s
+func.func @f() -> tensor<2xi8> {
+  // CHECK:      tensor<2xi8> {
+  // CHECK-NEXT:   [1, -2]
+  // CHECK-NEXT: }
+  %0 = stablehlo.constant dense<[1, -2]> : tensor<2xi8>
+  func.return %0 : tensor<2xi8>
+}
+MLIR
+sed 's/\[1, -2\]$/[1, 2]/' "$tmp/printed_ok.mlir" > "$tmp/printed_bad.mlir"
+out=$("$HLX" check "$tmp/printed_ok.mlir" "$tmp/printed_bad.mlir" 2>&1)
+expect "FileCheck match passes" "$out" '^PASS .*printed_ok.mlir$'
+expect "FileCheck mismatch fails" "$out" "^FAIL .*printed_bad.mlir: CHECK-NEXT .*'\\[1, 2\\]'"
+
 out=$("$HLX" print "$tmp/twice.mlir" 2>&1)
 expect "print prints generic form" "$out" '"stablehlo.add"'
 echo "$out" > "$tmp/printed.mlir"
