@@ -69,7 +69,8 @@ bool hlx_type_equal(const hlx_type_t* a, const hlx_type_t* b) {
     case HLX_TYPE_TOKEN:
       return true;
     case HLX_TYPE_TUPLE:
-      if (a->num_elems != b->num_elems) return false;
+      if (a->num_elems != b->num_elems || a->is_future != b->is_future)
+        return false;
       for (int i = 0; i < a->num_elems; i++)
         if (!hlx_type_equal(a->elems[i], b->elems[i])) return false;
       return true;

@@ -66,9 +66,11 @@ struct hlx_type_t {
   int64_t* dims;      /* rank entries; HLX_DYNAMIC_DIM for `?` */
   int64_t* bounds;    /* NULL, or rank entries from #stablehlo.bounds<..>
                          (HLX_DYNAMIC_DIM = no bound) */
-  /* TUPLE */
+  /* TUPLE (also !stablehlo.future<T...>: the async_start result, whose
+   * values are computed eagerly and held like a tuple's) */
   int32_t num_elems;
   hlx_type_t** elems;
+  bool is_future;
 };
 
 /* Element count of a static tensor type; -1 if any dim is dynamic or the

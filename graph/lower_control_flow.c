@@ -372,7 +372,95 @@ static hlx_status_t lower_scan(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   return hlx_lower_emit(c, op, run_scan, a, nin, ins, nout, outs);
 }
 
+/* ---- async_start / async_done -----------------------------------------
+ * The spec lets a backend run the computation synchronously: async_start
+ * runs its one-op body at once and its future holds the values (a future
+ * is lowered like a tuple of them); async_done hands them out. */
+
+static int32_t count_leaves(const hlx_type_t* t) {
+  if (t->kind != HLX_TYPE_TUPLE) return 1;
+  int32_t n = 0;
+  for (int32_t i = 0; i < t->num_elems; i++) n += count_leaves(t->elems[i]);
+  return n;
+}
+
+typedef struct async_args_t {
+  region_call_t body;
+} async_args_t;
+
+static hlx_status_t run_async_start(const void* args, void* const* in,
+                                    void* const* out, hlx_run_ctx_t* ctx) {
+  const async_args_t* a = args;
+  return run_region(&a->body, NULL, 0, in, out, ctx);
+}
+
+static hlx_status_t lower_async_start(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  if (op->num_regions != 1 || op->num_results != 1 ||
+      op->results[0]->type->kind != HLX_TYPE_TUPLE ||
+      !op->results[0]->type->is_future)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) needs a body and returns one future");
+  const hlx_region_t* r = op->regions[0];
+  if (r->num_blocks != 1 || r->blocks[0]->num_ops != 2)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) body must contain a single operation and a "
+                        "return");
+  switch (r->blocks[0]->ops[0]->code) {
+    case HLX_OP_ALL_REDUCE: case HLX_OP_ALL_GATHER: case HLX_OP_ALL_TO_ALL:
+    case HLX_OP_COLLECTIVE_PERMUTE: case HLX_OP_REDUCE_SCATTER:
+    case HLX_OP_COLLECTIVE_BROADCAST: case HLX_OP_SLICE:
+    case HLX_OP_DYNAMIC_SLICE: case HLX_OP_DYNAMIC_UPDATE_SLICE:
+      break;
+    default:
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C2) the body's op must be a collective or a "
+                          "slice, not %s",
+                          r->blocks[0]->ops[0]->name);
+  }
+  async_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+  if (!a) return hlx_status_oom();
+  int32_t cap = 0, nin = 0;
+  int32_t* ins = NULL;
+  HLX_RETURN_IF_ERROR(lower_region_call(c, op, r, &a->body, &ins, &nin, &cap));
+  int32_t *outs, nout;
+  HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, true, &outs, &nout));
+  if (a->body.plan->num_results != nout)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) the body returns %d values, the future holds %d",
+                        a->body.plan->num_results, nout);
+  HLX_RETURN_IF_ERROR(
+      hlx_lower_emit(c, op, run_async_start, a, nin, ins, nout, outs));
+  /* The body may be a collective: keep program order with other effects. */
+  hlx_plan_last_task_set_flags(c->plan, HLX_TASK_SIDE_EFFECT);
+  return NULL;
+}
+
+static hlx_status_t lower_async_done(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_type_t* f = op->num_operands == 1 ? op->operands[0]->type : NULL;
+  if (!f || f->kind != HLX_TYPE_TUPLE || !f->is_future ||
+      f->num_elems != op->num_results)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "takes one future and returns its %d values",
+                        f ? f->num_elems : 0);
+  hlx_value_slots_t s;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[0], &s));
+  int32_t k = 0;
+  for (int32_t i = 0; i < op->num_results; i++) {
+    const hlx_type_t* t = op->results[i]->type;
+    if (!hlx_type_equal(t, f->elems[i]))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "result #%d's type differs from the future's", i);
+    int32_t n = count_leaves(t);
+    hlx_value_slots_t part = {n, s.slots + k};
+    HLX_RETURN_IF_ERROR(hlx_lower_alias(c, op->results[i], &part));
+    k += n;
+  }
+  return NULL;
+}
+
 const hlx_lowering_t hlx_lowerings_control_flow[] = {
+    {HLX_OP_ASYNC_START, lower_async_start},
+    {HLX_OP_ASYNC_DONE, lower_async_done},
     {HLX_OP_CHLO_SCAN, lower_scan},
     {HLX_OP_WHILE, lower_while},
     {HLX_OP_IF, lower_if},

@@ -169,6 +169,34 @@ hlx_type_t* parse_type(parser_t* p) {
       if (ty) ty->kind = HLX_TYPE_TOKEN;
       return ty;
     }
+    if (tok_is(t, "!stablehlo.future")) {
+      /* future<T...>: held like a tuple of its values (is_future). */
+      if (!expect_punct(p, "<", "'<'")) return NULL;
+      if (++p->depth > HLX_PARSE_MAX_DEPTH) {
+        perr_at(p, t.line, t.col, "unsupported: nesting deeper than %d",
+                HLX_PARSE_MAX_DEPTH);
+        return NULL;
+      }
+      hlx_type_t* ty = pa_alloc(p, sizeof(*ty));
+      if (!ty) return NULL;
+      ty->kind = HLX_TYPE_TUPLE;
+      ty->is_future = true;
+      int32_t cap = 0;
+      if (!accept_punct(p, ">")) {
+        for (;;) {
+          hlx_type_t* e = parse_type(p);
+          if (!e) return NULL;
+          if (!pa_push(p, (void**)&ty->elems, &ty->num_elems, &cap,
+                       sizeof(hlx_type_t*), &e))
+            return NULL;
+          if (accept_punct(p, ",")) continue;
+          if (!expect_punct(p, ">", "',' or '>'")) return NULL;
+          break;
+        }
+      }
+      p->depth--;
+      return ty;
+    }
     const alias_t* al = find_alias(p, t.p, t.n);
     if (al && al->type) return al->type;
     perr_unsupported(p, t, "type");

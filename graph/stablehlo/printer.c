@@ -186,7 +186,7 @@ static void print_type(buf_t* b, const hlx_type_t* t) {
       puts_(b, "!stablehlo.token");
       return;
     case HLX_TYPE_TUPLE:
-      puts_(b, "tuple<");
+      puts_(b, t->is_future ? "!stablehlo.future<" : "tuple<");
       for (int32_t i = 0; i < t->num_elems; i++) {
         if (i) puts_(b, ", ");
         print_type(b, t->elems[i]);
