@@ -337,7 +337,37 @@ static hlx_status_t lower_get_dimension_size(hlx_lower_ctx_t* c,
   return NULL;
 }
 
+/* set_dimension_size (XLA): with a static result of the operand's shape
+ * the data is unchanged (elements past the size are padding whose values
+ * are unspecified), so the result renames the operand. Dynamic results
+ * are not executed. */
+static hlx_status_t lower_set_dimension_size(hlx_lower_ctx_t* c,
+                                             const hlx_op_t* op) {
+  if (op->num_operands != 2 || op->num_results != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "takes an operand and a size");
+  const hlx_type_t* in = hlx_static_tensor(op->operands[0]);
+  const hlx_type_t* out = hlx_static_tensor(op->results[0]);
+  const hlx_type_t* size = op->operands[1]->type;
+  int64_t dim;
+  HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
+  if (size->kind != HLX_TYPE_TENSOR || size->rank != 0 ||
+      size->dtype != HLX_DTYPE_S32)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "size must be a tensor<i32> scalar");
+  if (!in || !out)
+    return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
+                        "unsupported: dynamic shapes are not executed");
+  if (dim < 0 || dim >= in->rank || !hlx_type_equal(in, out))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "dimension %lld must be in range and the result "
+                        "type the operand's",
+                        (long long)dim);
+  return alias_operand(c, op, 0, 0);
+}
+
 const hlx_lowering_t hlx_lowerings_core[] = {
+    {HLX_OP_SET_DIMENSION_SIZE, lower_set_dimension_size},
     {HLX_OP_CONSTANT, lower_constant},
     {HLX_OP_RESHAPE, lower_reshape},
     {HLX_OP_BITCAST_CONVERT, lower_bitcast_convert},

@@ -160,6 +160,11 @@ const Case kCases[] = {
        %0 = stablehlo.custom_call @my_kernel(%a) : (tensor<f32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.custom_call", "unknown custom_call target 'my_kernel'"},
+    {"set_dimension_size_dimension",
+     R"(func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
+       %0 = "stablehlo.set_dimension_size"(%a, %n) {dimension = 1 : i64} : (tensor<4xf32>, tensor<i32>) -> tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.set_dimension_size", "dimension 1 must be in range"},
     {"elided_constant",
      R"(func.func @main() -> tensor<2xf32> {
        %0 = stablehlo.constant dense_resource<__elided__> : tensor<2xf32>
