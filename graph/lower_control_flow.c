@@ -36,7 +36,7 @@ static hlx_status_t lower_region_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
       int32_t nc = (*n + s.n) * 2 + 8;
       int32_t* grown = hlx_lower_alloc(c, (size_t)nc * 4);
       if (!grown) return hlx_status_oom();
-      memcpy(grown, *ins, (size_t)*n * 4);
+      if (*n) memcpy(grown, *ins, (size_t)*n * 4);
       *ins = grown;
       *cap = nc;
     }
