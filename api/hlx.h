@@ -230,6 +230,234 @@ hlx_status_t hlx_run_wait(hlx_run_handle_t* h);
 /* True when s is a failed check.* op (not an error of the program). */
 bool hlx_status_is_check_failure(hlx_status_t s);
 
+/* ==== graph builder (XlaBuilder-style) ===================================
+ *
+ * A builder makes a computation op by op. Every op call returns a status
+ * and writes the new value's id (a uint32_t local to that builder) to its
+ * last argument; on error it writes HLX_BUILDER_NO_VALUE there.
+ *
+ * Errors are latched as in XlaBuilder: the first failing call records its
+ * error ("<op>: <rule that was broken>"); every later op call does nothing
+ * and returns a copy of that error, and hlx_builder_build returns it too,
+ * so a caller may check statuses only at the end. Every returned status is
+ * owned by the caller (hlx_status_release).
+ *
+ * Shapes are inferred and checked at each call (XLA's operation
+ * semantics); element types are hlx_element_type_t values (HLX dtypes).
+ * Elementwise unary and binary ops use one entry point each, with an op
+ * enum (stable values: new ops are appended), rather than one function per
+ * op, which keeps the exported symbol list short.
+ *
+ * A built program is an hlx_program_t like a parsed one: compile it with
+ * hlx_executable_create, print it with hlx_program_print (StableHLO
+ * generic form, which hlx_program_parse reads back to the same program).
+ * Ops are emitted as StableHLO: XLA's implicit broadcasts become explicit
+ * stablehlo.broadcast_in_dim ops, Dot becomes stablehlo.dot_general. */
+typedef struct hlx_builder_t hlx_builder_t;
+/* A sub-computation (reduce combiner, ...), made by a builder; immutable. */
+typedef struct hlx_computation_t hlx_computation_t;
+
+#define HLX_BUILDER_NO_VALUE UINT32_MAX
+
+/* name: the function's name in the built program (copied; NULL or "" =
+ * "main"). *out_builder is owned by the caller (hlx_builder_destroy). */
+hlx_status_t hlx_builder_create(const char* name, hlx_builder_t** out_builder);
+void hlx_builder_destroy(hlx_builder_t* b); /* NULL is fine */
+
+/* The latched error: NULL if none, else a copy owned by the caller. */
+hlx_status_t hlx_builder_first_error(const hlx_builder_t* b);
+/* Shape of a value (tuples: error). */
+hlx_status_t hlx_builder_get_desc(const hlx_builder_t* b, uint32_t value,
+                                  hlx_tensor_desc_t* out_desc);
+
+/* Finishes the builder. roots (num_roots >= 1 ids) become the function's
+ * results in order (a tuple root is returned as one tuple-typed result;
+ * executables see its leaves). Parameters must be numbered 0..n-1 without
+ * gaps. On success *out_program is owned by the caller
+ * (hlx_program_destroy) and the builder is spent: later calls fail; only
+ * hlx_builder_destroy remains. On error nothing is consumed. */
+hlx_status_t hlx_builder_build(hlx_builder_t* b, const uint32_t* roots,
+                               int32_t num_roots, hlx_program_t** out_program);
+/* Same, for a sub-computation: its parameters become the region's block
+ * arguments, roots the values the region returns. *out_computation is
+ * owned by the caller (hlx_computation_destroy); ops that take it copy
+ * it, so it may be used many times and destroyed at any time after. */
+hlx_status_t hlx_builder_build_computation(
+    hlx_builder_t* b, const uint32_t* roots, int32_t num_roots,
+    hlx_computation_t** out_computation);
+void hlx_computation_destroy(hlx_computation_t* c); /* NULL is fine */
+
+/* Parameter `index` (>= 0, each index once) of shape *desc (copied).
+ * name: optional label (copied, may be NULL), kept as the argument's SSA
+ * name. */
+hlx_status_t hlx_builder_parameter(hlx_builder_t* b, int32_t index,
+                                   const hlx_tensor_desc_t* desc,
+                                   const char* name, uint32_t* out_value);
+/* A constant of shape *desc from row-major host data (copied; may be NULL
+ * only when the shape has no elements). One byte per element for pred and
+ * sub-byte types; complex as (re, im) pairs. */
+hlx_status_t hlx_builder_constant(hlx_builder_t* b,
+                                  const hlx_tensor_desc_t* desc,
+                                  const void* data, uint32_t* out_value);
+/* Convenience: a rank-0 constant of type t from a double (converted to t;
+ * complex types get imaginary part 0). */
+hlx_status_t hlx_builder_constant_scalar(hlx_builder_t* b,
+                                         hlx_element_type_t t, double value,
+                                         uint32_t* out_value);
+
+typedef enum hlx_unary_op_t {
+  HLX_UNARY_ABS = 0,
+  HLX_UNARY_CEIL = 1,
+  HLX_UNARY_COS = 2,
+  HLX_UNARY_EXP = 3,
+  HLX_UNARY_EXPM1 = 4,
+  HLX_UNARY_FLOOR = 5,
+  HLX_UNARY_IMAG = 6,
+  HLX_UNARY_IS_FINITE = 7,
+  HLX_UNARY_LOG = 8,
+  HLX_UNARY_LOG1P = 9,
+  HLX_UNARY_LOGISTIC = 10,
+  HLX_UNARY_NOT = 11,
+  HLX_UNARY_POPCNT = 12,
+  HLX_UNARY_NEG = 13,
+  HLX_UNARY_REAL = 14,
+  HLX_UNARY_RSQRT = 15,
+  HLX_UNARY_SIGN = 16,
+  HLX_UNARY_SIN = 17,
+  HLX_UNARY_SQRT = 18,
+  HLX_UNARY_CBRT = 19,
+  HLX_UNARY_TAN = 20,
+  HLX_UNARY_TANH = 21,
+  HLX_UNARY_ROUND = 22, /* ties away from zero */
+  HLX_UNARY_ROUND_NEAREST_EVEN = 23,
+  HLX_UNARY_CLZ = 24,
+} hlx_unary_op_t;
+hlx_status_t hlx_builder_unary(hlx_builder_t* b, hlx_unary_op_t op,
+                               uint32_t operand, uint32_t* out_value);
+
+typedef enum hlx_binary_op_t {
+  HLX_BINARY_ADD = 0,
+  HLX_BINARY_SUB = 1,
+  HLX_BINARY_MUL = 2,
+  HLX_BINARY_DIV = 3,
+  HLX_BINARY_REM = 4,
+  HLX_BINARY_MAX = 5,
+  HLX_BINARY_MIN = 6,
+  HLX_BINARY_POW = 7,
+  HLX_BINARY_ATAN2 = 8,
+  HLX_BINARY_AND = 9,
+  HLX_BINARY_OR = 10,
+  HLX_BINARY_XOR = 11,
+  HLX_BINARY_SHIFT_LEFT = 12,
+  HLX_BINARY_SHIFT_RIGHT_ARITHMETIC = 13,
+  HLX_BINARY_SHIFT_RIGHT_LOGICAL = 14,
+  HLX_BINARY_COMPLEX = 15, /* (re, im) -> complex */
+} hlx_binary_op_t;
+/* XLA broadcasting: operands of equal rank broadcast size-1 dimensions;
+ * a rank-0 operand broadcasts to the other's shape; otherwise
+ * broadcast_dimensions (num_broadcast_dims = the lower rank, strictly
+ * increasing) maps the lower-rank operand's dimensions to the higher-rank
+ * one's, and size-1 dimensions broadcast. broadcast_dimensions is
+ * borrowed for the call; NULL/0 when not needed. */
+hlx_status_t hlx_builder_binary(hlx_builder_t* b, hlx_binary_op_t op,
+                                uint32_t lhs, uint32_t rhs,
+                                const int64_t* broadcast_dimensions,
+                                int32_t num_broadcast_dims,
+                                uint32_t* out_value);
+
+typedef enum hlx_comparison_direction_t {
+  HLX_COMPARE_EQ = 0,
+  HLX_COMPARE_NE = 1,
+  HLX_COMPARE_GE = 2,
+  HLX_COMPARE_GT = 3,
+  HLX_COMPARE_LE = 4,
+  HLX_COMPARE_LT = 5,
+} hlx_comparison_direction_t;
+/* Result: pred of the broadcast shape (broadcasting as for binary ops).
+ * Floats compare by IEEE rules, integers signed/unsigned by type. */
+hlx_status_t hlx_builder_compare(hlx_builder_t* b,
+                                 hlx_comparison_direction_t direction,
+                                 uint32_t lhs, uint32_t rhs,
+                                 const int64_t* broadcast_dimensions,
+                                 int32_t num_broadcast_dims,
+                                 uint32_t* out_value);
+
+/* pred: pred of on_true's shape, or rank 0; on_true/on_false: same type. */
+hlx_status_t hlx_builder_select(hlx_builder_t* b, uint32_t pred,
+                                uint32_t on_true, uint32_t on_false,
+                                uint32_t* out_value);
+/* min/max: rank 0 or operand's shape, operand's element type. */
+hlx_status_t hlx_builder_clamp(hlx_builder_t* b, uint32_t min,
+                               uint32_t operand, uint32_t max,
+                               uint32_t* out_value);
+hlx_status_t hlx_builder_convert(hlx_builder_t* b, uint32_t operand,
+                                 hlx_element_type_t new_type,
+                                 uint32_t* out_value);
+/* New dimension sizes (row-major reinterpretation; same element count). */
+hlx_status_t hlx_builder_reshape(hlx_builder_t* b, uint32_t operand,
+                                 const int64_t* new_sizes, int32_t rank,
+                                 uint32_t* out_value);
+/* Result dimension i is operand dimension permutation[i]. */
+hlx_status_t hlx_builder_transpose(hlx_builder_t* b, uint32_t operand,
+                                   const int64_t* permutation, int32_t n,
+                                   uint32_t* out_value);
+/* Operand dimension i goes to result dimension broadcast_dimensions[i]
+ * (operand rank entries, distinct); its size must be 1 or out_sizes[it]. */
+hlx_status_t hlx_builder_broadcast_in_dim(hlx_builder_t* b, uint32_t operand,
+                                          const int64_t* out_sizes,
+                                          int32_t out_rank,
+                                          const int64_t* broadcast_dimensions,
+                                          int32_t num_broadcast_dims,
+                                          uint32_t* out_value);
+/* XLA Broadcast: prepends dimensions of the given sizes. */
+hlx_status_t hlx_builder_broadcast(hlx_builder_t* b, uint32_t operand,
+                                   const int64_t* sizes, int32_t n,
+                                   uint32_t* out_value);
+/* Per dimension: 0 <= start <= limit <= size, stride >= 1 (strides NULL =
+ * all 1). Arrays have the operand's rank entries. */
+hlx_status_t hlx_builder_slice(hlx_builder_t* b, uint32_t operand,
+                               const int64_t* start, const int64_t* limit,
+                               const int64_t* strides, int32_t rank,
+                               uint32_t* out_value);
+hlx_status_t hlx_builder_concatenate(hlx_builder_t* b,
+                                     const uint32_t* operands, int32_t n,
+                                     int64_t dimension, uint32_t* out_value);
+/* low/high may be negative; interior >= 0; padding_value rank 0. */
+hlx_status_t hlx_builder_pad(hlx_builder_t* b, uint32_t operand,
+                             uint32_t padding_value, const int64_t* low,
+                             const int64_t* high, const int64_t* interior,
+                             int32_t rank, uint32_t* out_value);
+hlx_status_t hlx_builder_iota(hlx_builder_t* b, const hlx_tensor_desc_t* desc,
+                              int64_t iota_dimension, uint32_t* out_value);
+/* Reduces `dimensions` of operand with combiner (2 rank-0 parameters of
+ * the operand's element type -> one rank-0 result of it), starting from
+ * init (rank 0). The combiner is copied. */
+hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
+                                uint32_t init,
+                                const hlx_computation_t* combiner,
+                                const int64_t* dimensions, int32_t n,
+                                uint32_t* out_value);
+/* XLA Dot: [m] x [m] -> [], [n,m] x [m] -> [n], [n,m] x [m,k] -> [n,k]. */
+hlx_status_t hlx_builder_dot(hlx_builder_t* b, uint32_t lhs, uint32_t rhs,
+                             uint32_t* out_value);
+/* XLA DotGeneral: lhs_batch[i] pairs with rhs_batch[i] (num_batch each),
+ * lhs_contracting[i] with rhs_contracting[i] (num_contracting each);
+ * arrays borrowed for the call. Result: batch dims, then lhs free dims,
+ * then rhs free dims, in order. Operands have the same element type. */
+hlx_status_t hlx_builder_dot_general(hlx_builder_t* b, uint32_t lhs,
+                                     uint32_t rhs, const int64_t* lhs_batch,
+                                     const int64_t* rhs_batch,
+                                     int32_t num_batch,
+                                     const int64_t* lhs_contracting,
+                                     const int64_t* rhs_contracting,
+                                     int32_t num_contracting,
+                                     uint32_t* out_value);
+hlx_status_t hlx_builder_tuple(hlx_builder_t* b, const uint32_t* elements,
+                               int32_t n, uint32_t* out_value);
+hlx_status_t hlx_builder_get_tuple_element(hlx_builder_t* b, uint32_t tuple,
+                                           int32_t index, uint32_t* out_value);
+/* ==== end of graph builder ============================================== */
+
 #ifdef __cplusplus
 }
 #endif
