@@ -135,6 +135,36 @@ const Case kCases[] = {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x6xf32>
        return %0 : tensor<2x6xf32> })",
      "stablehlo.dot_general", "result shape is not"},
+    {"dot_batching_counts",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.dot_general", "as many batching (1 vs 0)"},
+    {"dot_contracting_counts",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = []>} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+       return %0 : tensor<2x2xf32> })",
+     "stablehlo.dot_general", "contracting (1 vs 0)"},
+    {"dot_repeated_dimension",
+     R"(func.func @main(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.dot_general", "out of range or repeated"},
+    {"dot_batching_range",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [5], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.dot_general", "batching dimension pair 0 is out of range"},
+    {"dot_batching_sizes",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.dot_general", "lhs batching dim 0 has size 2, rhs dim 0 has 4"},
+    {"dot_precision_config_size",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
+       %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+       return %0 : tensor<2x2xf32> })",
+     "stablehlo.dot_general", "(C11) precision_config must have 2 entries"},
     {"if_pred_not_scalar",
      R"(func.func @main(%p: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %a : tensor<f32> }) : (tensor<2xi1>) -> tensor<f32>
