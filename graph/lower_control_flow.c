@@ -1,6 +1,7 @@
 /* while, if and case: each region becomes a sub-plan; the task runs the
  * sub-plans with the loop state or the chosen branch. Captured outer values
  * are passed to a sub-plan after its block arguments. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,42 @@ static hlx_status_t run_region(const region_call_t* rc, void* const* explicit,
   return st;
 }
 
+/* ---- region signatures ---------------------------------------------------
+ * Type rules of while/if/case: a region's block arguments must have the
+ * types `ins` (NULL: none allowed) and its return the types of `outs`. */
+
+static const hlx_op_t* terminator(const hlx_region_t* r) {
+  const hlx_block_t* b = r->num_blocks == 1 ? r->blocks[0] : NULL;
+  return b && b->num_ops ? b->ops[b->num_ops - 1] : NULL;
+}
+
+static hlx_status_t check_signature(const hlx_op_t* op, const hlx_region_t* r,
+                                    const char* rule, const char* what,
+                                    hlx_value_t* const* ins, int32_t nin,
+                                    const hlx_type_t* const* outs,
+                                    int32_t nout) {
+  const hlx_op_t* t = terminator(r);
+  if (!t || r->blocks[0]->num_args != nin)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "%s %s takes %d arguments, must take %d", rule, what,
+                        t ? r->blocks[0]->num_args : -1, nin);
+  for (int32_t i = 0; i < nin; i++)
+    if (!hlx_type_equal(r->blocks[0]->args[i]->type, ins[i]->type))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "%s %s argument #%d has the wrong type", rule, what,
+                          i);
+  if (t->num_operands != nout)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "%s %s returns %d values, must return %d", rule, what,
+                        t->num_operands, nout);
+  for (int32_t i = 0; i < nout; i++)
+    if (!hlx_type_equal(t->operands[i]->type, outs[i]))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "%s %s result #%d has the wrong type", rule, what,
+                          i);
+  return NULL;
+}
+
 /* ---- while --------------------------------------------------------------- */
 
 typedef struct while_args_t {
@@ -111,6 +148,29 @@ static hlx_status_t lower_while(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (op->num_regions != 2)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "needs a cond and a body region");
+  /* (C1) cond: (T...) -> tensor<i1>; (C2) body: (T...) -> (T...);
+   * (C3) results: T... */
+  int32_t n = op->num_operands;
+  const hlx_type_t** types = hlx_lower_alloc(c, sizeof(void*) * ((size_t)n + 1));
+  hlx_type_t pred = {0};
+  pred.kind = HLX_TYPE_TENSOR;
+  pred.dtype = HLX_DTYPE_PRED;
+  const hlx_type_t* pred_type = &pred;
+  if (!types) return hlx_status_oom();
+  for (int32_t i = 0; i < n; i++) types[i] = op->operands[i]->type;
+  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[0], "(C1)", "cond",
+                                      op->operands, n, &pred_type, 1));
+  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[1], "(C2)", "body",
+                                      op->operands, n, types, n));
+  if (op->num_results != n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) has %d results for %d operands",
+                        op->num_results, n);
+  for (int32_t i = 0; i < n; i++)
+    if (!hlx_type_equal(op->results[i]->type, types[i]))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C3) result #%d's type differs from operand #%d's",
+                          i, i);
   while_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   int32_t *ins, nin, *outs, nout;
@@ -178,6 +238,21 @@ static hlx_status_t lower_branches(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (selector == HLX_DTYPE_PRED && op->num_regions != 2)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "needs a true and a false branch");
+  /* if (C1-C3) / case (C2-C4): branches take nothing and return the
+   * op's result types. */
+  const hlx_type_t** types =
+      hlx_lower_alloc(c, sizeof(void*) * ((size_t)op->num_results + 1));
+  if (!types) return hlx_status_oom();
+  for (int32_t i = 0; i < op->num_results; i++)
+    types[i] = op->results[i]->type;
+  bool is_if = selector == HLX_DTYPE_PRED;
+  for (int32_t r = 0; r < op->num_regions; r++) {
+    char what[32];
+    snprintf(what, sizeof what, "branch %d", r);
+    HLX_RETURN_IF_ERROR(check_signature(op, op->regions[r],
+                                        is_if ? "(C1-C3)" : "(C2-C4)", what,
+                                        NULL, 0, types, op->num_results));
+  }
   branch_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->selector = selector;

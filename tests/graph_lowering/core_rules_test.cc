@@ -165,6 +165,53 @@ const Case kCases[] = {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
      "stablehlo.dot_general", "(C11) precision_config must have 2 entries"},
+    {"while_cond_not_pred",
+     R"(func.func @main(%a: tensor<i32>) -> tensor<i32> {
+       %0 = "stablehlo.while"(%a) ({
+         ^bb0(%x: tensor<i32>):
+           stablehlo.return %x : tensor<i32>
+       }, {
+         ^bb0(%x: tensor<i32>):
+           stablehlo.return %x : tensor<i32>
+       }) : (tensor<i32>) -> tensor<i32>
+       return %0 : tensor<i32> })",
+     "stablehlo.while", "(C1) cond result #0 has the wrong type"},
+    {"while_body_type",
+     R"(func.func @main(%a: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
+       %0 = "stablehlo.while"(%a) ({
+         ^bb0(%x: tensor<i32>):
+           stablehlo.return %p : tensor<i1>
+       }, {
+         ^bb0(%x: tensor<i32>):
+           %f = stablehlo.convert %x : (tensor<i32>) -> tensor<f32>
+           stablehlo.return %f : tensor<f32>
+       }) : (tensor<i32>) -> tensor<i32>
+       return %0 : tensor<i32> })",
+     "stablehlo.while", "(C2) body result #0 has the wrong type"},
+    {"while_body_arguments",
+     R"(func.func @main(%a: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
+       %0 = "stablehlo.while"(%a) ({
+         ^bb0(%x: tensor<i32>):
+           stablehlo.return %p : tensor<i1>
+       }, {
+         ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+           stablehlo.return %x : tensor<i32>
+       }) : (tensor<i32>) -> tensor<i32>
+       return %0 : tensor<i32> })",
+     "stablehlo.while", "(C2) body takes 2 arguments, must take 1"},
+    {"if_branch_types",
+     R"(func.func @main(%p: tensor<i1>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
+       %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i1>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.if", "branch 1 result #0 has the wrong type"},
+    {"case_branch_arguments",
+     R"(func.func @main(%i: tensor<i32>, %a: tensor<f32>) -> tensor<f32> {
+       %0 = "stablehlo.case"(%i) ({
+         ^bb0(%x: tensor<f32>):
+           stablehlo.return %x : tensor<f32>
+       }) : (tensor<i32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.case", "branch 0 takes 1 arguments, must take 0"},
     {"if_pred_not_scalar",
      R"(func.func @main(%p: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %a : tensor<f32> }) : (tensor<2xi1>) -> tensor<f32>
