@@ -130,7 +130,7 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   for (int32_t i = 0; i < nd; i++) {
     if (dims[i] < 0 || dims[i] >= in0->rank || (mask & (1u << dims[i])))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "dimensions[%d] = %lld is out of range or repeated",
+                          "(C4, C5) dimensions[%d] = %lld is out of range or repeated",
                           i, (long long)dims[i]);
     mask |= 1u << dims[i];
   }
@@ -145,21 +145,46 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     for (int32_t d = 0; d < t->rank; d++)
       if (t->dims[d] != in0->dims[d])
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                            "inputs #0 and #%d have different shapes", i);
+                            "(C1) inputs #0 and #%d have different shapes", i);
     if (init->rank != 0 || init->dtype != t->dtype)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "init value #%d must be a scalar of the input's "
+                          "(C2) init value #%d must be a scalar of the input's "
                           "element type",
                           i);
     if (r->rank != t->rank - nd)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "result #%d has rank %d, expected %d", i, r->rank,
+                          "(C7) result #%d has rank %d, expected %d", i, r->rank,
                           t->rank - nd);
     for (int32_t d = 0, k = 0; d < t->rank; d++)
       if (!(mask & (1u << d)) && r->dims[k++] != t->dims[d])
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                            "result #%d's shape is not the input's kept dims",
+                            "(C7) result #%d's shape is not the input's kept dims",
                             i);
+  }
+  /* (C6) body: (tensor<E0>, ..., tensor<E0>, ...) -> (tensor<E0>, ...);
+   * (C8) element_type(results[i]) = Ei. */
+  const hlx_region_t* region = op->regions[0];
+  const hlx_block_t* bb = region->num_blocks == 1 ? region->blocks[0] : NULL;
+  const hlx_op_t* ret = bb && bb->num_ops ? bb->ops[bb->num_ops - 1] : NULL;
+  if (!ret || bb->num_args != 2 * n || ret->num_operands != n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C6) body must take %d scalars and return %d", 2 * n,
+                        n);
+  for (int32_t i = 0; i < n; i++) {
+    const hlx_type_t* e = bb->args[i]->type;
+    bool scalar = e->kind == HLX_TYPE_TENSOR && e->rank == 0;
+    if (!scalar || !hlx_type_equal(bb->args[n + i]->type, e) ||
+        !hlx_type_equal(ret->operands[i]->type, e))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C6) body arguments #%d and #%d and result #%d "
+                          "must be the same scalar type",
+                          i, n + i, i);
+    if (op->results[i]->type->dtype != e->dtype)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C8) result #%d has element type %s, the body "
+                          "computes %s",
+                          i, hlx_dtype_name(op->results[i]->type->dtype),
+                          hlx_dtype_name(e->dtype));
   }
   hlx_reduce_op_t rop;
   if (n == 1 && !in0->quant &&

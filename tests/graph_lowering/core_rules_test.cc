@@ -124,7 +124,7 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
        %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
        return %0 : tensor<f32> })",
-     "stablehlo.reduce", "dimensions[0] = 1 is out of range"},
+     "stablehlo.reduce", "(C4, C5) dimensions[0] = 1 is out of range"},
     {"dot_contracting_sizes",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
@@ -212,6 +212,126 @@ const Case kCases[] = {
        }) : (tensor<i32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.case", "branch 0 takes 1 arguments, must take 0"},
+    {"reduce_shapes_differ",
+     R"(func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>, %z: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+       %0:2 = stablehlo.reduce(%a init: %z), (%b init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<3xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+        reducer(%x: tensor<f32>, %y: tensor<f32>) (%u: tensor<f32>, %v: tensor<f32>) {
+         stablehlo.return %x, %u : tensor<f32>, tensor<f32>
+       }
+       return %0#0, %0#1 : tensor<f32>, tensor<f32> })",
+     "stablehlo.reduce", "(C1) inputs #0 and #1 have different shapes"},
+    {"reduce_init_type",
+     R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f64>) -> tensor<f32> {
+       %0 = "stablehlo.reduce"(%a, %z) ({
+         ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+           stablehlo.return %x : tensor<f32>
+       }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f64>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.reduce", "(C2) init value #0 must be a scalar of the input's element type"},
+    {"reduce_repeated_dimension",
+     R"(func.func @main(%a: tensor<4x2xf32>, %z: tensor<f32>) -> tensor<f32> {
+       %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.reduce", "(C4, C5) dimensions[1] = 0 is out of range or repeated"},
+    {"reduce_body_signature",
+     R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+       %0 = "stablehlo.reduce"(%a, %z) ({
+         ^bb0(%x: tensor<f32>, %y: tensor<f64>):
+           stablehlo.return %x : tensor<f32>
+       }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.reduce", "(C6) body arguments #0 and #1"},
+    {"reduce_result_shape",
+     R"(func.func @main(%a: tensor<4x2xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+       %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.reduce", "(C7) result #0's shape is not the input's kept dims"},
+    {"concatenate_element_types",
+     R"(func.func @main(%a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<4xf32> {
+       %0 = "stablehlo.concatenate"(%a, %b) {dimension = 0 : i64} : (tensor<2xf32>, tensor<2xf64>) -> tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.concatenate", "operand #1 has element type f64, result f32"},
+    {"concatenate_other_dims",
+     R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<4x3xf32> {
+       %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+       return %0 : tensor<4x3xf32> })",
+     "stablehlo.concatenate", "operand #1 dim 1 has size 4, result 3"},
+    {"concatenate_dimension_range",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<4xf32> {
+       %0 = "stablehlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.concatenate", "dimension 1 is out of range for rank 1"},
+    {"pad_result_size",
+     R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<5xf32> {
+       %0 = stablehlo.pad %a, %v, low = [1], high = [1], interior = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>
+       return %0 : tensor<5xf32> })",
+     "stablehlo.pad", "result dim 0 has size 5, padding gives 4"},
+    {"pad_value_scalar",
+     R"(func.func @main(%a: tensor<2xf32>, %v: tensor<1xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 0>} : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.pad", "padding_value must be a scalar"},
+    {"slice_stride_positive",
+     R"(func.func @main(%a: tensor<4xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 2>, strides = array<i64: 0>} : (tensor<4xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.slice", "stride (0) > 0"},
+    {"slice_result_shape",
+     R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 2>} : (tensor<4xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.slice", "result dim 0 has size 3, the slice gives 2"},
+    {"transpose_result_shape",
+     R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+       %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+       return %0 : tensor<2x3xf32> })",
+     "stablehlo.transpose", "result dim 0 has size 2, operand dim 1 has 3"},
+    {"broadcast_dims_repeated",
+     R"(func.func @main(%a: tensor<1x1xf32>) -> tensor<2x2xf32> {
+       %0 = stablehlo.broadcast_in_dim %a, dims = [0, 0] : (tensor<1x1xf32>) -> tensor<2x2xf32>
+       return %0 : tensor<2x2xf32> })",
+     "stablehlo.broadcast_in_dim", "broadcast_dimensions has 0 twice"},
+    {"broadcast_element_type",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
+       %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<2xf32>) -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.broadcast_in_dim", "operand #0 has element type f32, result f64"},
+    {"reshape_element_count",
+     R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<5xf32> {
+       %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<5xf32>
+       return %0 : tensor<5xf32> })",
+     "stablehlo.reshape", "operand has 6 elements, result 5"},
+    {"bitcast_convert_bits",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
+       %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.bitcast_convert", "operand has 64 bits, result 128"},
+    {"dynamic_slice_index_count",
+     R"(func.func @main(%a: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2x2xf32> {
+       %0 = "stablehlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
+       return %0 : tensor<2x2xf32> })",
+     "stablehlo.dynamic_slice", "needs 2 start indices, has 1"},
+    {"dynamic_update_slice_index_types",
+     R"(func.func @main(%a: tensor<4xf32>, %u: tensor<2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+       %0 = "stablehlo.dynamic_update_slice"(%a, %u, %i) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+       return %0 : tensor<4xf32> })",
+     "stablehlo.dynamic_update_slice", "start indices must be integer scalars"},
+    {"select_branch_types",
+     R"(func.func @main(%p: tensor<i1>, %a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<2xf32> {
+       %0 = "stablehlo.select"(%p, %a, %b) : (tensor<i1>, tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.select", "on_true, on_false and the result must have the same type"},
+    {"compare_result_type",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xi32> {
+       %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi32>
+       return %0 : tensor<2xi32> })",
+     "stablehlo.compare", "result element type is i32, the op produces i1"},
+    {"get_tuple_element_index",
+     R"(func.func @main(%a: tensor<f32>) -> tensor<f32> {
+       %t = stablehlo.tuple %a : tuple<tensor<f32>>
+       %0 = "stablehlo.get_tuple_element"(%t) {index = 3 : i32} : (tuple<tensor<f32>>) -> tensor<f32>
+       return %0 : tensor<f32> })",
+     "stablehlo.get_tuple_element", "index 3 is out of range"},
     {"if_pred_not_scalar",
      R"(func.func @main(%p: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %a : tensor<f32> }) : (tensor<2xi1>) -> tensor<f32>
