@@ -271,6 +271,24 @@ static hlx_status_t lower_compare(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     type = (hlx_compare_type_t)k;
   }
   hlx_dtype_t t = op->operands[0]->type->dtype;
+  if (op->operands[1]->type->dtype != t)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) lhs and rhs have element types %s and %s",
+                        hlx_dtype_name(t),
+                        hlx_dtype_name(op->operands[1]->type->dtype));
+  /* (C3) compare_type: SIGNED for signed ints, UNSIGNED for unsigned ints
+   * and i1, FLOAT or TOTALORDER for floats and complex. */
+  if (type != HLX_CMP_DEFAULT) {
+    bool ok = hlx_dtype_is_signed_int(t)
+                  ? type == HLX_CMP_SIGNED
+                  : (hlx_dtype_is_unsigned_int(t) || hlx_dtype_is_pred(t))
+                        ? type == HLX_CMP_UNSIGNED
+                        : type == HLX_CMP_FLOAT || type == HLX_CMP_TOTALORDER;
+    if (!ok)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C3) compare_type %s is not allowed for %s",
+                          ct->enum_value, hlx_dtype_name(t));
+  }
   HLX_RETURN_IF_ERROR(check_result_dtype(op, HLX_DTYPE_PRED));
   compare_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();

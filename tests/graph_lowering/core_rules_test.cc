@@ -55,6 +55,16 @@ const Case kCases[] = {
        %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction XX>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
        return %0 : tensor<2xi1> })",
      "stablehlo.compare", "comparison_direction must be one of"},
+    {"compare_type_for_element_type",
+     R"(func.func @main(%a: tensor<2xi32>) -> tensor<2xi1> {
+       %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+       return %0 : tensor<2xi1> })",
+     "stablehlo.compare", "(C3) compare_type FLOAT is not allowed for i32"},
+    {"compare_operand_types",
+     R"(func.func @main(%a: tensor<2xi32>, %b: tensor<2xi64>) -> tensor<2xi1> {
+       %0 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xi32>, tensor<2xi64>) -> tensor<2xi1>
+       return %0 : tensor<2xi1> })",
+     "stablehlo.compare", "(C1) lhs and rhs have element types i32 and i64"},
     {"select_pred_type",
      R"(func.func @main(%p: tensor<2xi32>, %a: tensor<2xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.select"(%p, %a, %a) : (tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
