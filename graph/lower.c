@@ -199,6 +199,39 @@ hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
   return NULL;
 }
 
+bool hlx_attr_int_list(const hlx_attr_t* a, int64_t* out, int32_t max,
+                       int32_t* n) {
+  *n = 0;
+  if (!a) return true;
+  if (a->kind == HLX_ATTR_I64_ARRAY) {
+    if (a->count > max) return false;
+    if (a->count) memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
+    *n = a->count;
+    return true;
+  }
+  if (a->kind == HLX_ATTR_ARRAY) {
+    if (a->count > max) return false;
+    for (int32_t i = 0; i < a->count; i++) {
+      if (a->items[i]->kind != HLX_ATTR_INT) return false;
+      out[i] = a->items[i]->i;
+    }
+    *n = a->count;
+    return true;
+  }
+  if (a->kind == HLX_ATTR_DENSE && a->type) {
+    int64_t cnt = hlx_type_num_elements(a->type);
+    if (cnt < 0 || cnt > max) return false;
+    if (!hlx_dtype_is_int(a->type->dtype) && !hlx_dtype_is_pred(a->type->dtype))
+      return false;
+    if (!hlx_ref_convert(a->type->dtype, a->dense, HLX_DTYPE_S64, out,
+                         (size_t)cnt))
+      return false;
+    *n = (int32_t)cnt;
+    return true;
+  }
+  return false;
+}
+
 hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
                                     int32_t max, int32_t* n) {
   const hlx_value_t* v = op->operands[i];

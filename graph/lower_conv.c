@@ -277,37 +277,6 @@ static bool int_field(const hlx_attr_t* dn, const char* name, int64_t* v) {
 }
 
 /* I64_ARRAY, ARRAY of INT, or an 8-byte integer DENSE. */
-static bool int_list(const hlx_attr_t* a, int64_t* out, int32_t* n) {
-  *n = 0;
-  if (!a) return false;
-  if (a->kind == HLX_ATTR_I64_ARRAY) {
-    if (a->count > HLX_MAX_RANK) return false;
-    if (a->count) memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
-    *n = a->count;
-    return true;
-  }
-  if (a->kind == HLX_ATTR_ARRAY) {
-    if (a->count > HLX_MAX_RANK) return false;
-    for (int32_t i = 0; i < a->count; i++) {
-      if (a->items[i]->kind != HLX_ATTR_INT) return false;
-      out[i] = a->items[i]->i;
-    }
-    *n = a->count;
-    return true;
-  }
-  if (a->kind == HLX_ATTR_DENSE && a->type) {
-    int64_t cnt = hlx_type_num_elements(a->type);
-    if (cnt < 0 || cnt > HLX_MAX_RANK) return false;
-    if (!hlx_dtype_is_int(a->type->dtype) && !hlx_dtype_is_pred(a->type->dtype))
-      return false;
-    if (!hlx_ref_convert(a->type->dtype, a->dense, HLX_DTYPE_S64, out,
-                         (size_t)cnt))
-      return false;
-    *n = (int32_t)cnt;
-    return true;
-  }
-  return false;
-}
 
 /* Optional per-spatial-dimension attribute, default dflt, values >= min. */
 static hlx_status_t spatial_attr(const hlx_op_t* op, const char* name,
@@ -321,7 +290,7 @@ static hlx_status_t spatial_attr(const hlx_op_t* op, const char* name,
   }
   int64_t v[HLX_MAX_RANK];
   int32_t n;
-  if (!int_list(a, v, &n))
+  if (!hlx_attr_int_list(a, v, HLX_MAX_RANK, &n))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "attribute '%s' must be an integer array", name);
   if (n != ns)
@@ -454,11 +423,14 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
       !int_field(dn, "output_feature_dimension", &of))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "dimension_numbers misses a batch/feature dimension");
-  if (!int_list(hlx_attr_dict_get(dn, "input_spatial_dimensions"), isp, &nis))
+  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "input_spatial_dimensions"), isp,
+                         HLX_MAX_RANK, &nis))
     nis = -1;
-  if (!int_list(hlx_attr_dict_get(dn, "kernel_spatial_dimensions"), ksp, &nks))
+  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "kernel_spatial_dimensions"),
+                         ksp, HLX_MAX_RANK, &nks))
     nks = -1;
-  if (!int_list(hlx_attr_dict_get(dn, "output_spatial_dimensions"), osp, &nos))
+  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "output_spatial_dimensions"),
+                         osp, HLX_MAX_RANK, &nos))
     nos = -1;
   /* Absent spatial lists are empty (rank-2 convolutions). */
   if (nis < 0 && !hlx_attr_dict_get(dn, "input_spatial_dimensions")) nis = 0;

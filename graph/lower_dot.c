@@ -328,26 +328,6 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
 }
 
 /* Reads an integer list attribute field (I64_ARRAY, ARRAY of INT, DENSE). */
-static bool int_list(const hlx_attr_t* a, int64_t* out, int32_t* n) {
-  *n = 0;
-  if (!a) return true;
-  if (a->kind == HLX_ATTR_I64_ARRAY) {
-    if (a->count > HLX_MAX_RANK) return false;
-    if (a->count) memcpy(out, a->ints, sizeof(int64_t) * (size_t)a->count);
-    *n = a->count;
-    return true;
-  }
-  if (a->kind == HLX_ATTR_ARRAY) {
-    if (a->count > HLX_MAX_RANK) return false;
-    for (int32_t i = 0; i < a->count; i++) {
-      if (a->items[i]->kind != HLX_ATTR_INT) return false;
-      out[i] = a->items[i]->i;
-    }
-    *n = a->count;
-    return true;
-  }
-  return false;
-}
 
 /* Builds the canonical view of an operand: `first` dims, then the free dims
  * (those in neither list) when free_middle, then `second`. */
@@ -511,10 +491,14 @@ static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   int64_t lb[HLX_MAX_RANK], rb[HLX_MAX_RANK], lc[HLX_MAX_RANK],
       rc[HLX_MAX_RANK];
   int32_t nlb, nrb, nlc, nrc;
-  if (!int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"), lb, &nlb) ||
-      !int_list(hlx_attr_dict_get(dn, "rhs_batching_dimensions"), rb, &nrb) ||
-      !int_list(hlx_attr_dict_get(dn, "lhs_contracting_dimensions"), lc, &nlc) ||
-      !int_list(hlx_attr_dict_get(dn, "rhs_contracting_dimensions"), rc, &nrc))
+  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"), lb,
+                         HLX_MAX_RANK, &nlb) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_batching_dimensions"), rb,
+                         HLX_MAX_RANK, &nrb) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_contracting_dimensions"),
+                         lc, HLX_MAX_RANK, &nlc) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_contracting_dimensions"),
+                         rc, HLX_MAX_RANK, &nrc))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "dot_dimension_numbers fields must be lists of at "
                         "most %d integers",

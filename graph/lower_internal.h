@@ -123,6 +123,12 @@ const void* hlx_probe_lookup(hlx_probe_store_t* s, const char* id,
 hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
                                     int32_t max, int32_t* n) HLX_MUST_USE;
 
+/* Reads an integer-list attribute (array<i64: ..>, [1, 2] or a dense
+ * integer/i1 tensor) into out (at most max entries). An absent attribute
+ * (a == NULL) is the empty list. False when it is not such a list. */
+bool hlx_attr_int_list(const hlx_attr_t* a, int64_t* out, int32_t max,
+                       int32_t* n);
+
 /* Attribute readers that name the op and attribute in their errors. */
 hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,
                                 bool required, const int64_t** vals,
