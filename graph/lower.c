@@ -153,6 +153,19 @@ hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return NULL;
 }
 
+hlx_status_t hlx_lower_emit_simple(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                   hlx_task_fn fn, const void* args,
+                                   int32_t num_in) {
+  int32_t in[8], out;
+  if (num_in > 8 || num_in > op->num_operands)
+    return hlx_op_error(op, HLX_STATUS_INTERNAL, "emit_simple: %d inputs",
+                        num_in);
+  for (int32_t i = 0; i < num_in; i++)
+    HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  return hlx_lower_emit(c, op, fn, args, num_in, in, 1, &out);
+}
+
 /* ---- attributes ---------------------------------------------------------- */
 
 hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,

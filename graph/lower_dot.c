@@ -476,11 +476,7 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (!a->lhs_q && !a->out_q)
     HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, &done));
   if (done) return NULL;
-  int32_t in[2], out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_dot, a, 2, in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_dot, a, 2);
 }
 
 static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {

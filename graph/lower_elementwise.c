@@ -187,10 +187,7 @@ static hlx_status_t lower_unary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->n = n;
   a->in_size = hlx_dtype_size(in_t);
   a->out_size = hlx_dtype_size(out_t);
-  int32_t in, out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_unary, a, 1, &in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_unary, a, 1);
 }
 
 static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
@@ -219,11 +216,7 @@ static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->n = n;
   a->in_size = hlx_dtype_size(in_t);
   a->out_size = hlx_dtype_size(out_t);
-  int32_t in[2], out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_binary, a, 2, in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_binary, a, 2);
 }
 
 /* ---- compare ------------------------------------------------------------- */
@@ -299,11 +292,7 @@ static hlx_status_t lower_compare(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!hlx_ref_compare(a->dir, a->type, t, x, y, &r, 1))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "cannot compare element type %s", hlx_dtype_name(t));
-  int32_t in[2], out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_compare, a, 2, in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_compare, a, 2);
 }
 
 /* ---- select / clamp ------------------------------------------------------ */
@@ -356,10 +345,7 @@ static hlx_status_t lower_select(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->elem_size = hlx_dtype_size(r->dtype);
   a->n = (size_t)hlx_type_num_elements(r);
   a->pred_scalar = scalar;
-  int32_t in[3], out;
-  for (int i = 0; i < 3; i++) HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_select, a, 3, in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_select, a, 3);
 }
 
 typedef struct clamp_args_t {
@@ -407,10 +393,7 @@ static hlx_status_t lower_clamp(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "element type %s is not allowed",
                         hlx_dtype_name(r->dtype));
-  int32_t in[3], out;
-  for (int i = 0; i < 3; i++) HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_clamp, a, 3, in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_clamp, a, 3);
 }
 
 /* ---- convert, reduce_precision ------------------------------------------- */
@@ -441,10 +424,7 @@ static hlx_status_t lower_convert(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: convert from %s to %s",
                         hlx_dtype_name(a->from), hlx_dtype_name(a->to));
-  int32_t in, out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_convert, a, 1, &in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_convert, a, 1);
 }
 
 typedef struct reduce_precision_args_t {
@@ -484,10 +464,7 @@ static hlx_status_t lower_reduce_precision(hlx_lower_ctx_t* c,
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "element type %s is not allowed",
                         hlx_dtype_name(a->dtype));
-  int32_t in, out;
-  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-  return hlx_lower_emit(c, op, run_reduce_precision, a, 1, &in, 1, &out);
+  return hlx_lower_emit_simple(c, op, run_reduce_precision, a, 1);
 }
 
 /* ---- chlo.broadcast_*: numpy-style implicit broadcasting ---------------- */

@@ -70,6 +70,11 @@ hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
                             hlx_task_fn fn, const void* args, int32_t num_in,
                             const int32_t* in, int32_t num_out,
                             const int32_t* out) HLX_MUST_USE;
+/* The common case: a task reading operands 0..num_in-1 (num_in <= 8) and
+ * writing a fresh slot for result 0. */
+hlx_status_t hlx_lower_emit_simple(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                   hlx_task_fn fn, const void* args,
+                                   int32_t num_in) HLX_MUST_USE;
 void* hlx_lower_alloc(hlx_lower_ctx_t* c, size_t bytes);
 /* Flattened slots of all operands, or (results=true) fresh slots for all
  * results. The array lives in the plan's arena. */

@@ -202,11 +202,7 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     unsigned char z[16] = {0}, o[16];
     int64_t one = 1;
     if (hlx_ref_reduce(rop, a->dtype, 1, &one, 1, z, z, o)) {
-      int32_t in[2], out;
-      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
-      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-      HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
-      return hlx_lower_emit(c, op, run_reduce, a, 2, in, 1, &out);
+      return hlx_lower_emit_simple(c, op, run_reduce, a, 2);
     }
   }
   reduce_region_args_t* a = hlx_lower_alloc(c, sizeof(*a));
