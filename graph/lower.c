@@ -379,6 +379,8 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
                             const char* name, hlx_lower_ctx_t* c) {
   c->lm = lm;
   c->func = f;
+  c->inline_parent = NULL;
+  c->inline_depth = 0;
   c->plan = hlx_plan_create(name);
   c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
   if (!c->plan || !c->vmap) {
@@ -434,6 +436,9 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
 
   hlx_lower_ctx_t sub;
   HLX_RETURN_IF_ERROR(new_ctx(c->lm, c->func, c->plan->name, &sub));
+  /* Regions of an inlined body still see the calls around it. */
+  sub.inline_parent = c->inline_parent;
+  sub.inline_depth = c->inline_depth;
   const hlx_block_t* blk = r->blocks[0];
   hlx_status_t st =
       add_params(&sub, blk->num_args, (const hlx_value_t* const*)blk->args, 0);
@@ -451,6 +456,46 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
   *out_plan = sub.plan;
   *captures = caps;
   *num_captures = ncap;
+  return NULL;
+}
+
+enum { kMaxInlineDepth = 16 };
+
+hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                   const hlx_func_t* callee, bool* inlined) {
+  *inlined = false;
+  if (c->inline_depth >= kMaxInlineDepth) return NULL;
+  for (const hlx_lower_ctx_t* p = c; p; p = p->inline_parent)
+    if (p->func == callee) return NULL; /* recursion */
+  const hlx_block_t* blk = callee->body->blocks[0];
+  if (blk->num_args != op->num_operands) return NULL;
+  hlx_lower_ctx_t sub = *c;
+  sub.func = callee;
+  sub.inline_parent = c;
+  sub.inline_depth = c->inline_depth + 1;
+  sub.vmap = calloc((size_t)callee->num_values + 1, sizeof(hlx_value_slots_t));
+  if (!sub.vmap) return hlx_status_oom();
+  for (int32_t i = 0; i < callee->num_values; i++) sub.vmap[i].n = -1;
+  hlx_status_t st = NULL;
+  for (int32_t i = 0; i < blk->num_args && !st; i++) {
+    hlx_value_slots_t s;
+    st = hlx_lower_slots_of(c, op->operands[i], &s);
+    if (!st) st = hlx_lower_alias(&sub, blk->args[i], &s);
+  }
+  const hlx_op_t* term = NULL;
+  if (!st) st = lower_block_body(&sub, blk, &term);
+  if (!st && term->num_operands != op->num_results)
+    st = hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                      "@%s returns %d values, the call has %d results",
+                      callee->name, term->num_operands, op->num_results);
+  for (int32_t i = 0; !st && i < op->num_results; i++) {
+    hlx_value_slots_t s;
+    st = hlx_lower_slots_of(&sub, term->operands[i], &s);
+    if (!st) st = hlx_lower_alias(c, op->results[i], &s);
+  }
+  free(sub.vmap);
+  if (st) return hlx_status_annotate(st, "in function @%s", callee->name);
+  *inlined = true;
   return NULL;
 }
 

@@ -292,6 +292,9 @@ static hlx_status_t lower_call_of(hlx_lower_ctx_t* c, const hlx_op_t* op,
                         "op has %d operands and %d results",
                         f->name, f->num_args, f->num_results,
                         op->num_operands, op->num_results);
+  bool inlined;
+  HLX_RETURN_IF_ERROR(hlx_lower_inline_call(c, op, f, &inlined));
+  if (inlined) return NULL;
   call_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->lm = c->lm;

@@ -16,6 +16,10 @@ typedef struct hlx_lower_ctx_t {
   const hlx_func_t* func;
   hlx_plan_t* plan;
   hlx_value_slots_t* vmap; /* indexed by value id (func->num_values) */
+  /* Calls inlined around this context: the context of the caller whose
+   * call is being inlined (NULL at a function's top level), and how deep. */
+  const struct hlx_lower_ctx_t* inline_parent;
+  int32_t inline_depth;
 } hlx_lower_ctx_t;
 
 typedef hlx_status_t (*hlx_lower_fn)(hlx_lower_ctx_t* c, const hlx_op_t* op);
@@ -94,6 +98,17 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
                               hlx_plan_t** out_plan,
                               const hlx_value_t*** captures,
                               int32_t* num_captures) HLX_MUST_USE;
+
+/* Lowers the body of `callee` into c's plan in place of the call `op`:
+ * the callee's arguments become the call's operand slots and the call's
+ * results the slots of the callee's returned values, so the callee's ops
+ * join the caller's task DAG (concurrency, buffer reuse) instead of running
+ * as a nested plan. Sets *inlined = false, emitting nothing, for a
+ * recursive call (the callee is already being lowered around it) or calls
+ * nested too deeply; the caller then emits a call task. */
+hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                   const hlx_func_t* callee,
+                                   bool* inlined) HLX_MUST_USE;
 
 /* Emits a broadcast of the tensor in `in_slot` (type `in`, its dims
  * mapped to `bd` of `out`'s) into a fresh slot of `out`'s shape (with in's

@@ -27,9 +27,13 @@
  * libxsmm kernels (kernels/libs/libxsmm.c) are single-threaded calls and
  * need none of this.
  *
- * Scratchpad: oneDNN's default (library-managed, per thread), so one
- * primitive may execute on several threads at once. Streams are created
- * per call (cheap on the CPU engine; nothing is kept per thread). */
+ * Scratchpad: user-managed (dnnl_scratchpad_mode_user), one buffer per
+ * execution. oneDNN's default library-managed scratchpad is shared by all
+ * primitives unless oneDNN was built with DNNL_ENABLE_CONCURRENT_EXEC,
+ * which Debian's is not: two primitives executing at once on different
+ * hlx workers then overwrite each other's scratch data (seen as
+ * run-to-run differences of a transformer on two threads). Streams are
+ * created per call (cheap on the CPU engine; nothing is kept per thread). */
 #include "kernels/libs/onednn.h"
 
 #include <omp.h>
@@ -172,6 +176,32 @@ static void* aligned_buffer(size_t bytes) {
   return aligned_alloc(64, n ? n : 64);
 }
 
+/* Primitive attributes asking for a caller-provided scratchpad (see the
+ * comment at the top). NULL on failure. */
+static dnnl_primitive_attr_t user_scratchpad_attr(void) {
+  dnnl_primitive_attr_t attr = NULL;
+  if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
+  if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) !=
+      dnnl_success) {
+    dnnl_primitive_attr_destroy(attr);
+    return NULL;
+  }
+  return attr;
+}
+
+/* A primitive's scratchpad need, recorded at creation. */
+typedef struct scratch_t {
+  dnnl_memory_desc_t md;
+  size_t bytes;
+} scratch_t;
+
+static void scratch_query(const_dnnl_primitive_desc_t pd, scratch_t* sc) {
+  const dnnl_memory_desc_t* md =
+      dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  sc->bytes = md ? dnnl_memory_desc_get_size(md) : 0;
+  if (sc->bytes) sc->md = *md;
+}
+
 /* ---- matmul ---- */
 
 enum { KIND_MATMUL = 1, KIND_CONV = 2 };
@@ -180,6 +210,7 @@ struct hlx_onednn_matmul_t {
   hlx_onednn_matmul_desc_t d;
   dnnl_primitive_t prim;
   dnnl_memory_desc_t a_md, b_md, c_md;
+  scratch_t scratch;
   bool cached;
   char impl[64];
 };
@@ -245,10 +276,14 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
   DNNL_TRY(dnnl_matmul_desc_init(&md, &mm->a_md, &mm->b_md, NULL, &mm->c_md),
            "matmul descriptor");
   dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = user_scratchpad_attr();
+  if (!attr) return hlx_status_oom();
   int prev = thread_set(d->threads);
-  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &md, NULL, eng, NULL);
+  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &md, attr, eng, NULL);
   thread_restore(d->threads, prev);
+  dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return dnnl_error(s, "matmul primitive descriptor");
+  scratch_query(pd, &mm->scratch);
   if (is_ref_impl(pd, mm->impl, sizeof(mm->impl))) {
     dnnl_primitive_desc_destroy(pd);
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
@@ -328,25 +363,33 @@ static dnnl_status_t mem_add(mem_list_t* l, const dnnl_memory_desc_t* md,
 hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
                                    const void* a, const void* b, void* c) {
   mem_list_t ml = {.n = 0};
-  dnnl_memory_t am, bm, cm;
+  dnnl_memory_t am, bm, cm, sm = NULL;
   dnnl_stream_t stream = NULL;
   dnnl_status_t s;
+  void* scratch = mm->scratch.bytes ? aligned_buffer(mm->scratch.bytes) : NULL;
+  if (mm->scratch.bytes && !scratch) return hlx_status_oom();
   if ((s = mem_add(&ml, &mm->a_md, a, &am)) != dnnl_success ||
       (s = mem_add(&ml, &mm->b_md, b, &bm)) != dnnl_success ||
       (s = mem_add(&ml, &mm->c_md, c, &cm)) != dnnl_success ||
+      (scratch &&
+       (s = mem_add(&ml, &mm->scratch.md, scratch, &sm)) != dnnl_success) ||
       (s = dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags)) !=
           dnnl_success) {
     mem_free(&ml);
+    free(scratch);
     return dnnl_error(s, "matmul memory");
   }
-  dnnl_exec_arg_t args[3] = {
-      {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, am},
+                             {DNNL_ARG_WEIGHTS, bm},
+                             {DNNL_ARG_DST, cm},
+                             {DNNL_ARG_SCRATCHPAD, sm}};
   int prev = thread_set(mm->d.threads);
-  s = dnnl_primitive_execute(mm->prim, stream, 3, args);
+  s = dnnl_primitive_execute(mm->prim, stream, sm ? 4 : 3, args);
   if (s == dnnl_success) s = dnnl_stream_wait(stream);
   thread_restore(mm->d.threads, prev);
   dnnl_stream_destroy(stream);
   mem_free(&ml);
+  free(scratch);
   return s == dnnl_success ? NULL : dnnl_error(s, "matmul execution");
 }
 
@@ -359,6 +402,7 @@ struct hlx_onednn_conv_t {
   dnnl_primitive_t src_reorder, wei_reorder, dst_reorder;
   dnnl_memory_desc_t src_user, wei_user, dst_user;
   dnnl_memory_desc_t src_prim, wei_prim, dst_prim;
+  scratch_t scratch; /* of `conv`; the reorders need none */
   bool cached;
   char impl[64];
 };
@@ -373,10 +417,20 @@ static hlx_status_t make_reorder(const dnnl_memory_desc_t* from,
   *out = NULL;
   if (dnnl_memory_desc_equal(from, to)) return NULL;
   dnnl_primitive_desc_t rpd;
-  DNNL_TRY(dnnl_reorder_primitive_desc_create(&rpd, from, engine(), to,
-                                              engine(), NULL),
-           "reorder descriptor");
-  dnnl_status_t s = dnnl_primitive_create(out, rpd);
+  dnnl_primitive_attr_t attr = user_scratchpad_attr();
+  if (!attr) return hlx_status_oom();
+  dnnl_status_t s = dnnl_reorder_primitive_desc_create(&rpd, from, engine(),
+                                                       to, engine(), attr);
+  dnnl_primitive_attr_destroy(attr);
+  if (s != dnnl_success) return dnnl_error(s, "reorder descriptor");
+  scratch_t sc;
+  scratch_query(rpd, &sc);
+  if (sc.bytes) {
+    dnnl_primitive_desc_destroy(rpd);
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN: reorder needs a scratchpad");
+  }
+  s = dnnl_primitive_create(out, rpd);
   dnnl_primitive_desc_destroy(rpd);
   if (s != dnnl_success) {
     *out = NULL;
@@ -445,10 +499,14 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
                NULL, &da, strides, dil, pl, pr),
            "convolution descriptor");
   dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = user_scratchpad_attr();
+  if (!attr) return hlx_status_oom();
   int prev = thread_set(d->threads);
-  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, NULL, eng, NULL);
+  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL);
   thread_restore(d->threads, prev);
+  dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return dnnl_error(s, "convolution descriptor");
+  scratch_query(pd, &cv->scratch);
   if (is_ref_impl(pd, cv->impl, sizeof(cv->impl))) {
     dnnl_primitive_desc_destroy(pd);
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
@@ -573,6 +631,7 @@ hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
   void* sbuf = NULL;
   void* wbuf = NULL;
   void* dbuf = NULL;
+  void* scratch = NULL;
   dnnl_stream_t stream = NULL;
   mem_list_t ml = {.n = 0};
   hlx_status_t st = NULL;
@@ -603,16 +662,24 @@ hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
     if (!dbuf) goto oom;
     dp = dbuf;
   }
+  if (cv->scratch.bytes) {
+    scratch = aligned_buffer(cv->scratch.bytes);
+    if (!scratch) goto oom;
+  }
   {
-    dnnl_memory_t sm, wm, dm;
+    dnnl_memory_t sm, wm, dm, xm = NULL;
     if ((s = mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
         (s = mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
-        (s = mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success)
+        (s = mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success ||
+        (scratch && (s = mem_add(&ml, &cv->scratch.md, scratch, &xm)) !=
+                        dnnl_success))
       goto fail;
-    dnnl_exec_arg_t args[3] = {
-        {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+    dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, sm},
+                               {DNNL_ARG_WEIGHTS, wm},
+                               {DNNL_ARG_DST, dm},
+                               {DNNL_ARG_SCRATCHPAD, xm}};
     int prev = thread_set(cv->d.threads);
-    s = dnnl_primitive_execute(cv->conv, stream, 3, args);
+    s = dnnl_primitive_execute(cv->conv, stream, xm ? 4 : 3, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
     thread_restore(cv->d.threads, prev);
     if (s != dnnl_success) goto fail;
@@ -634,5 +701,6 @@ done:
   free(sbuf);
   free(wbuf);
   free(dbuf);
+  free(scratch);
   return st;
 }
