@@ -146,6 +146,10 @@ hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
                             hlx_task_fn fn, const void* args, int32_t num_in,
                             const int32_t* in, int32_t num_out,
                             const int32_t* out) {
+  bool folded;
+  HLX_RETURN_IF_ERROR(
+      hlx_lower_try_fold(c, op, fn, args, num_in, in, num_out, out, &folded));
+  if (folded) return NULL;
   char where[256];
   if (!hlx_plan_add_task(c->plan, hlx_op_where(op, where, sizeof where), fn,
                          args, num_in, in, num_out, out))
@@ -272,6 +276,7 @@ hlx_status_t hlx_lower_constant_i64(const hlx_op_t* op, int i, int64_t* out,
 /* ---- blocks and regions -------------------------------------------------- */
 
 static hlx_lower_fn g_table[HLX_OP_COUNT];
+static bool g_foldable[HLX_OP_COUNT];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void build_table(void) {
@@ -289,6 +294,18 @@ static void build_table(void) {
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
     for (const hlx_lowering_t* e = families[f]; e->fn; e++)
       g_table[e->op] = e->fn;
+  const hlx_lowering_t* pure[] = {hlx_lowerings_elementwise,
+                                  hlx_lowerings_data_movement};
+  for (size_t f = 0; f < sizeof pure / sizeof pure[0]; f++)
+    for (const hlx_lowering_t* e = pure[f]; e->fn; e++)
+      g_foldable[e->op] = true;
+}
+
+/* Elementwise and data-movement ops are pure functions of their operands:
+ * their tasks may be run at plan-building time on constant inputs. */
+bool hlx_lower_is_foldable(hlx_opcode_t op) {
+  pthread_once(&g_once, build_table);
+  return op > HLX_OP_UNKNOWN && op < HLX_OP_COUNT && g_foldable[op];
 }
 
 static hlx_status_t lower_op(hlx_lower_ctx_t* c, const hlx_op_t* op) {

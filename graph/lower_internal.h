@@ -110,6 +110,19 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                    const hlx_func_t* callee,
                                    bool* inlined) HLX_MUST_USE;
 
+/* Whether tasks of `op` may be folded into constants (pure elementwise and
+ * data-movement ops; graph/lower_constant_fold.c). */
+bool hlx_lower_is_foldable(hlx_opcode_t op);
+
+/* Runs the task now instead of emitting it when `op` is foldable and every
+ * input slot is a plan constant; its outputs then become constants and
+ * *folded is set. Otherwise does nothing (the caller emits the task). */
+hlx_status_t hlx_lower_try_fold(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                hlx_task_fn fn, const void* args,
+                                int32_t num_in, const int32_t* in,
+                                int32_t num_out, const int32_t* out,
+                                bool* folded) HLX_MUST_USE;
+
 /* Emits a broadcast of the tensor in `in_slot` (type `in`, its dims
  * mapped to `bd` of `out`'s) into a fresh slot of `out`'s shape (with in's
  * element type). Used by ops with implicit broadcasting. */

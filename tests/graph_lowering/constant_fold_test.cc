@@ -1,0 +1,114 @@
+// Constant folding while building plans (graph/lower_constant_fold.c):
+// pure ops whose inputs are all constants become plan constants, computed
+// by the same kernels a run would use; everything else stays a task.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "graph/lower.h"
+#include "graph/stablehlo/parser.h"
+}
+
+namespace {
+
+struct Lowered {
+  hlx_module_t* module = nullptr;
+  hlx_lowered_module_t* lm = nullptr;
+  ~Lowered() {
+    hlx_lowered_module_destroy(lm);
+    hlx_module_destroy(module);
+  }
+};
+
+// Lowers `text`; returns the task count of @main (-1 on error).
+int32_t MainTasks(const std::string& text, Lowered* l) {
+  hlx_status_t s =
+      hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
+  if (!s) s = hlx_lower_module(l->module, nullptr, &l->lm);
+  if (s) {
+    ADD_FAILURE() << hlx_status_message(s);
+    hlx_status_free(s);
+    return -1;
+  }
+  return hlx_lowered_find(l->lm, "main")->num_tasks;
+}
+
+std::vector<float> RunMain(const Lowered& l, size_t n) {
+  const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
+  std::vector<float> out(n);
+  void* results[1] = {out.data()};
+  hlx_run_ctx_t ctx = {};
+  ctx.sequential = true;
+  hlx_status_t s = hlx_plan_execute(p, nullptr, results, &ctx);
+  EXPECT_EQ(s, nullptr) << (s ? hlx_status_message(s) : "");
+  hlx_status_free(s);
+  return out;
+}
+
+const char* kConstantChain = R"(
+  func.func @main() -> tensor<6xf32> {
+    %c = stablehlo.constant dense<[1.0, -2.0, 0.5, 4.0, 0x7FC00000, 0x7F800000]> : tensor<6xf32>
+    %t = stablehlo.constant dense<2.0> : tensor<f32>
+    %b = stablehlo.broadcast_in_dim %t, dims = [] : (tensor<f32>) -> tensor<6xf32>
+    %0 = stablehlo.multiply %c, %b : tensor<6xf32>
+    %1 = stablehlo.exponential %0 : tensor<6xf32>
+    %i = stablehlo.iota dim = 0 : tensor<6xf32>
+    %2 = stablehlo.add %1, %i : tensor<6xf32>
+    return %2 : tensor<6xf32>
+  })";
+
+TEST(ConstantFold, ConstantOnlyChainLeavesNoTasks) {
+  Lowered folded;
+  ASSERT_EQ(MainTasks(kConstantChain, &folded), 0);
+  std::vector<float> got = RunMain(folded, 6);
+
+  setenv("HLX_NO_CONSTANT_FOLD", "1", 1);
+  Lowered plain;
+  int32_t tasks = MainTasks(kConstantChain, &plain);
+  unsetenv("HLX_NO_CONSTANT_FOLD");
+  EXPECT_GE(tasks, 4);  // broadcast, multiply, exponential, iota, add
+  std::vector<float> want = RunMain(plain, 6);
+  // Bit-identical: the folded values come from the same kernels.
+  ASSERT_EQ(std::memcmp(got.data(), want.data(), 6 * sizeof(float)), 0);
+  EXPECT_EQ(got[0], std::exp(2.0f) + 0.0f);
+  EXPECT_TRUE(std::isnan(got[4]));
+  EXPECT_TRUE(std::isinf(got[5]));
+}
+
+TEST(ConstantFold, OpsReadingParametersStayTasks) {
+  Lowered l;
+  EXPECT_EQ(MainTasks(R"(
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %c = stablehlo.constant dense<3.0> : tensor<f32>
+      %b = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<4xf32>
+      %0 = stablehlo.add %x, %b : tensor<4xf32>
+      return %0 : tensor<4xf32>
+    })", &l), 1);  // the broadcast folds, the add reads %x
+}
+
+TEST(ConstantFold, LargeResultsStayTasks) {
+  Lowered l;  // 4 MiB: above the fold limit
+  EXPECT_EQ(MainTasks(R"(
+    func.func @main() -> tensor<1048576xf32> {
+      %c = stablehlo.constant dense<1.5> : tensor<f32>
+      %b = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<1048576xf32>
+      return %b : tensor<1048576xf32>
+    })", &l), 1);
+}
+
+TEST(ConstantFold, OnlyPureElementwiseAndDataMovementFold) {
+  Lowered l;  // dot_general and reduce are not folded (cost unbounded)
+  EXPECT_EQ(MainTasks(R"(
+    func.func @main() -> tensor<f32> {
+      %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+      %0 = stablehlo.dot_general %a, %a, contracting_dims = [0] x [0] : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>
+      return %0 : tensor<f32>
+    })", &l), 1);
+}
+
+}  // namespace
