@@ -309,6 +309,7 @@ bool hlx_lower_is_foldable(hlx_opcode_t op) {
 }
 
 static hlx_status_t lower_op(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  if (hlx_lower_op_is_dead(c, op)) return NULL;
   hlx_lower_fn fn = g_table[op->code];
   if (!fn) {
     /* A custom_call to a check target is a check; others need a registry. */
@@ -398,6 +399,7 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
   c->func = f;
   c->inline_parent = NULL;
   c->inline_depth = 0;
+  c->needed = NULL;
   c->plan = hlx_plan_create(name);
   c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
   if (!c->plan || !c->vmap) {
@@ -490,8 +492,14 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
   sub.func = callee;
   sub.inline_parent = c;
   sub.inline_depth = c->inline_depth + 1;
+  unsigned char* needed = NULL;
+  HLX_RETURN_IF_ERROR(hlx_lower_dead_values(callee, blk, &needed));
+  sub.needed = needed;
   sub.vmap = calloc((size_t)callee->num_values + 1, sizeof(hlx_value_slots_t));
-  if (!sub.vmap) return hlx_status_oom();
+  if (!sub.vmap) {
+    free(needed);
+    return hlx_status_oom();
+  }
   for (int32_t i = 0; i < callee->num_values; i++) sub.vmap[i].n = -1;
   hlx_status_t st = NULL;
   for (int32_t i = 0; i < blk->num_args && !st; i++) {
@@ -511,6 +519,7 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (!st) st = hlx_lower_alias(c, op->results[i], &s);
   }
   free(sub.vmap);
+  free(needed);
   if (st) return hlx_status_annotate(st, "in function @%s", callee->name);
   *inlined = true;
   return NULL;
@@ -523,12 +532,17 @@ static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
   hlx_lower_ctx_t c;
   HLX_RETURN_IF_ERROR(new_ctx(lm, f, f->name, &c));
   const hlx_block_t* blk = f->body->blocks[0];
-  hlx_status_t st =
-      add_params(&c, blk->num_args, (const hlx_value_t* const*)blk->args, 0);
+  unsigned char* needed = NULL;
+  hlx_status_t st = hlx_lower_dead_values(f, blk, &needed);
+  c.needed = needed;
+  if (!st)
+    st = add_params(&c, blk->num_args, (const hlx_value_t* const*)blk->args,
+                    0);
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&c, blk, &term);
   if (!st) st = set_results(&c, term);
   free(c.vmap);
+  free(needed);
   if (st) {
     hlx_plan_destroy(c.plan);
     return hlx_status_annotate(st, "in function @%s", f->name);

@@ -20,6 +20,9 @@ typedef struct hlx_lower_ctx_t {
    * call is being inlined (NULL at a function's top level), and how deep. */
   const struct hlx_lower_ctx_t* inline_parent;
   int32_t inline_depth;
+  /* Values of func's body that something needs, by id (graph/lower_dce.c);
+   * NULL: everything is kept. */
+  const unsigned char* needed;
 } hlx_lower_ctx_t;
 
 typedef hlx_status_t (*hlx_lower_fn)(hlx_lower_ctx_t* c, const hlx_op_t* op);
@@ -122,6 +125,13 @@ hlx_status_t hlx_lower_try_fold(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                 int32_t num_in, const int32_t* in,
                                 int32_t num_out, const int32_t* out,
                                 bool* folded) HLX_MUST_USE;
+
+/* Dead-code elimination (graph/lower_dce.c): *needed (malloc'd, or NULL
+ * when DCE is off) marks by value id what block b of f needs; ops of that
+ * block for which hlx_lower_op_is_dead holds are not lowered. */
+hlx_status_t hlx_lower_dead_values(const hlx_func_t* f, const hlx_block_t* b,
+                                   unsigned char** needed) HLX_MUST_USE;
+bool hlx_lower_op_is_dead(const hlx_lower_ctx_t* c, const hlx_op_t* op);
 
 /* Emits a broadcast of the tensor in `in_slot` (type `in`, its dims
  * mapped to `bd` of `out`'s) into a fresh slot of `out`'s shape (with in's

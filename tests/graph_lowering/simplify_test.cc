@@ -1,6 +1,8 @@
-// Constant folding while building plans (graph/lower_constant_fold.c):
-// pure ops whose inputs are all constants become plan constants, computed
-// by the same kernels a run would use; everything else stays a task.
+// Simplifications made while building plans: constant folding
+// (graph/lower_constant_fold.c: pure ops whose inputs are all constants
+// become plan constants, computed by the same kernels a run would use) and
+// dead-code elimination (graph/lower_dce.c: pure ops nobody needs are not
+// lowered; ops with effects always are).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,6 +111,54 @@ TEST(ConstantFold, OnlyPureElementwiseAndDataMovementFold) {
       %0 = stablehlo.dot_general %a, %a, contracting_dims = [0] x [0] : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>
       return %0 : tensor<f32>
     })", &l), 1);
+}
+
+const char* kDeadCode = R"(
+  func.func @main(%x: tensor<4xf32>, %w: tensor<4x4xf32>) -> tensor<4xf32> {
+    %dead0 = stablehlo.exponential %x : tensor<4xf32>
+    %dead1 = stablehlo.dot_general %dead0, %w, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4x4xf32>) -> tensor<4xf32>
+    %dead2 = call @helper(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %0 = stablehlo.add %x, %x : tensor<4xf32>
+    %1 = call @helper(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @helper(%y: tensor<4xf32>) -> tensor<4xf32> {
+    %unused = stablehlo.tanh %y : tensor<4xf32>
+    %0 = stablehlo.multiply %y, %y : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  })";
+
+TEST(DeadCode, UnneededPureOpsAreNotLowered) {
+  Lowered l;
+  // Kept: add and the two inlined multiplies (a call is not in the pure
+  // set, so the unused call stays; its body's unused tanh does not).
+  // Gone: exponential, dot_general, both tanh.
+  EXPECT_EQ(MainTasks(kDeadCode, &l), 3);
+  setenv("HLX_NO_DCE", "1", 1);
+  Lowered all;
+  int32_t tasks = MainTasks(kDeadCode, &all);
+  unsetenv("HLX_NO_DCE");
+  EXPECT_EQ(tasks, 7);
+}
+
+// Ops outside the pure set (rng state, outfeed) are lowered even when
+// nothing reads their results: the plan is the same with DCE off.
+TEST(DeadCode, OpsWithEffectsAreKeptEvenIfUnused) {
+  const char* text = R"(
+    func.func @main(%s: tensor<2xui64>, %x: tensor<3xf32>) -> tensor<3xf32> {
+      %state, %bits = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+      %tok = stablehlo.after_all : !stablehlo.token
+      %t = "stablehlo.outfeed"(%x, %tok) <{outfeed_config = ""}> : (tensor<3xf32>, !stablehlo.token) -> !stablehlo.token
+      return %x : tensor<3xf32>
+    })";
+  Lowered l;
+  int32_t with_dce = MainTasks(text, &l);
+  setenv("HLX_NO_DCE", "1", 1);
+  Lowered all;
+  int32_t without = MainTasks(text, &all);
+  unsetenv("HLX_NO_DCE");
+  EXPECT_GE(with_dce, 2);
+  EXPECT_EQ(with_dce, without);
 }
 
 }  // namespace
