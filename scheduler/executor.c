@@ -6,8 +6,9 @@
  * as in-degrees and one successor array (CSR), beside the slot layout: the
  * offsets of every buffer a run owns inside one block.
  *
- * A run allocates one block (slot pointers, one counter per task, the
- * buffers) and nothing per task. Sequential runs (nested plans, one-thread
+ * A run takes one block (slot pointers, one counter per task, the
+ * buffers), reusing a block of an earlier run of the plan when one is kept,
+ * and allocates nothing per task. Sequential runs (nested plans, one-thread
  * pools, chains, tiny plans, replica processes) execute tasks in program
  * order on the caller. Concurrent runs: the caller queues the DAG's roots on
  * the pool; a thread that finishes a task decrements its successors'
@@ -19,11 +20,20 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
 
-enum { kMaxDepth = 64 };
+enum {
+  kMaxDepth = 64,
+  /* Finished run blocks kept per plan for the next runs: enough for a few
+   * concurrent runs of one executable, bounded so memory stays bounded. */
+  kMaxFreeBlocks = 4,
+};
+/* Blocks of at least this size are 2 MiB aligned and offered to
+ * transparent huge pages: fewer page faults and TLB misses. */
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
 static unsigned char g_empty[64] __attribute__((aligned(64)));
 
 typedef struct dag_t {
@@ -37,10 +47,16 @@ typedef struct dag_t {
   /* Run memory: [slot pointers][task counters][buffers...] */
   size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
   size_t counters_off, buffers_off, total_bytes;
+  /* Run blocks of finished runs, reused by later runs so they do not
+   * page-fault on fresh memory (which dominated repeated runs). */
+  atomic_flag free_lock;
+  int32_t num_free;
+  void* free_blocks[kMaxFreeBlocks];
 } dag_t;
 
 static void dag_free(dag_t* d) {
   if (!d) return;
+  for (int32_t i = 0; i < d->num_free; i++) free(d->free_blocks[i]);
   free(d->indeg);
   free(d->succ_off);
   free(d->succ);
@@ -165,6 +181,11 @@ static dag_t* dag_build(const hlx_plan_t* p) {
     off += r;
   }
   d->total_bytes = overflow ? SIZE_MAX : off ? off : 64;
+  if (d->total_bytes >= HUGE_PAGE_BYTES && d->total_bytes != SIZE_MAX) {
+    size_t r = (d->total_bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
+    d->total_bytes = r < d->total_bytes ? SIZE_MAX : r;
+  }
+  atomic_flag_clear(&d->free_lock);
 done:
   free(producer);
   free(ext);
@@ -192,6 +213,39 @@ static const dag_t* plan_dag(const hlx_plan_t* p) {
 bool hlx_plan_is_sequential(const hlx_plan_t* p) {
   const dag_t* d = plan_dag(p);
   return !d || d->sequential;
+}
+
+/* ---- run blocks ---------------------------------------------------------- */
+
+static void free_list_lock(dag_t* d) {
+  while (atomic_flag_test_and_set_explicit(&d->free_lock, memory_order_acquire))
+    ;
+}
+
+static void free_list_unlock(dag_t* d) {
+  atomic_flag_clear_explicit(&d->free_lock, memory_order_release);
+}
+
+/* A block of d->total_bytes (a kept one if any). */
+static unsigned char* block_get(dag_t* d) {
+  void* b = NULL;
+  free_list_lock(d);
+  if (d->num_free > 0) b = d->free_blocks[--d->num_free];
+  free_list_unlock(d);
+  if (b) return b;
+  if (d->total_bytes < HUGE_PAGE_BYTES) return aligned_alloc(64, d->total_bytes);
+  b = aligned_alloc(HUGE_PAGE_BYTES, d->total_bytes);
+  if (b) (void)madvise(b, d->total_bytes, MADV_HUGEPAGE); /* a hint only */
+  return b;
+}
+
+/* Keeps b for the next run, or frees it when enough are kept. */
+static void block_put(dag_t* d, void* b) {
+  free_list_lock(d);
+  bool kept = d->num_free < kMaxFreeBlocks;
+  if (kept) d->free_blocks[d->num_free++] = b;
+  free_list_unlock(d);
+  if (!kept) free(b);
 }
 
 /* ---- running one task ---------------------------------------------------- */
@@ -342,12 +396,13 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
     return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
                            "%s: calls nested deeper than %d", p->name,
                            kMaxDepth);
-  const dag_t* d = plan_dag(p);
+  /* The free list is the only part of the DAG a run mutates. */
+  dag_t* d = (dag_t*)plan_dag(p);
   if (!d) return hlx_status_oom();
   if (d->total_bytes == SIZE_MAX)
     return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
                            "%s: buffers exceed the address space", p->name);
-  unsigned char* block = aligned_alloc(64, d->total_bytes);
+  unsigned char* block = block_get(d);
   if (!block)
     return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
                            "%s: cannot allocate %zu bytes for buffers",
@@ -382,6 +437,6 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
     if (p->slot_bytes[s] && results[i] != slots[s])
       memcpy(results[i], slots[s], p->slot_bytes[s]);
   }
-  free(block);
+  block_put(d, block);
   return st;
 }
