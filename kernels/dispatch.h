@@ -49,6 +49,14 @@ bool hlx_compare(hlx_compare_dir_t dir, hlx_compare_type_t type,
 void hlx_select(size_t elem_size, const uint8_t* pred, bool pred_scalar,
                 const void* on_true, const void* on_false, void* y, size_t n);
 
+/* hlx_ref_convert with dispatched fast paths (f32 <-> bf16/f16, bit-exact).
+ * hlx_convert_kernel_for_isa: the variant compiled for exactly `isa`, or
+ * NULL (no reference fallback). */
+bool hlx_convert(hlx_dtype_t from, const void* x, hlx_dtype_t to, void* y,
+                 size_t n);
+hlx_unary_fn hlx_convert_kernel_for_isa(hlx_dtype_t from, hlx_dtype_t to,
+                                        hlx_isa_t isa);
+
 /* hlx_ref_reduce with dispatched fast paths (f32 add/max/min whose reduced
  * dims form one contiguous group after merging adjacent dims). */
 bool hlx_reduce(hlx_reduce_op_t op, hlx_dtype_t t, int32_t rank,

@@ -38,6 +38,8 @@ typedef void (*hlx_transpose_fn)(const void* in, int64_t in_stride, void* out,
                                  int64_t out_stride, size_t rows, size_t cols);
 
 #if defined(__x86_64__)
+#define HLX_EW_INCLUDE_EXT
+#define HLX_EW_CONVERT(ISA, FROM, TO, fn) void fn(const void*, void*, size_t);
 #define HLX_EW_UNARY(ISA, OP, DTYPE, fn) void fn(const void*, void*, size_t);
 #define HLX_EW_BINARY(ISA, OP, DTYPE, fn) \
   void fn(const void*, const void*, void*, size_t);

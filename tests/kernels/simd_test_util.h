@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/cpu_features.h"
+#include "kernels/simd.h"
 
 namespace hlx_test {
 
@@ -53,6 +54,35 @@ inline SkipCounter* const kSkipCounterInit = SkipCounter::Get();
                    << hlx_isa_name(hlx_cpu_detected_isa()) << ")";         \
     }                                                                      \
   } while (0)
+
+// One elementwise ISA variant of kernels/elementwise*.inc, as the tests
+// enumerate them.
+struct UnaryVariant {
+  const char* name;
+  hlx_isa_t isa;
+  hlx_unary_op_t op;
+  hlx_dtype_t dtype;
+  hlx_unary_fn fn;
+};
+struct BinaryVariant {
+  const char* name;
+  hlx_isa_t isa;
+  hlx_binary_op_t op;
+  hlx_dtype_t dtype;
+  hlx_binary_fn fn;
+};
+struct CompareVariant {
+  const char* name;
+  hlx_isa_t isa;
+  hlx_dtype_t dtype;
+  hlx_compare_fn fn;
+};
+struct SelectVariant {
+  const char* name;
+  hlx_isa_t isa;
+  size_t elem_size;
+  hlx_select_fn fn;
+};
 
 inline uint32_t Bits(float f) {
   uint32_t u;
