@@ -22,6 +22,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/reduce.h"
 #include "kernels/simd.h"
+#include "kernels/window.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +74,20 @@ void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
                       const void* in, const int64_t* in_strides, void* out,
                       const int64_t* out_strides);
 hlx_transpose_fn hlx_transpose_kernel(size_t elem_size);
+
+/* hlx_ref_reduce_window with dispatched fast paths: f32 max/min/add 2-D
+ * pooling (rank 4, no dilation, window on dims 2-3 with width stride <= 2
+ * = NCHW, or on dims 1-2 = NHWC); bit-identical to the reference except
+ * NaN payloads. Same return contract. */
+bool hlx_reduce_window(hlx_reduce_op_t op, hlx_dtype_t t,
+                       const hlx_window_t* w, const void* in,
+                       const void* init, void* out);
+/* Whether w is such a 2-D pooling geometry; fills g and the layout. */
+bool hlx_window_as_pool2d(const hlx_window_t* w, bool* nhwc,
+                          hlx_pool2d_t* g);
+/* The pooling variant compiled for exactly `isa` (NULL if none/unusable). */
+hlx_pool2d_fn hlx_pool2d_kernel_for_isa(hlx_reduce_op_t op, bool nhwc,
+                                        hlx_isa_t isa);
 
 #ifdef __cplusplus
 }

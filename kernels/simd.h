@@ -37,7 +37,23 @@ typedef void (*hlx_reduce3_fn)(const void* in, size_t outer, size_t reduced,
 typedef void (*hlx_transpose_fn)(const void* in, int64_t in_stride, void* out,
                                  int64_t out_stride, size_t rows, size_t cols);
 
+/* A 2-D pooling window over f32 (reduce_window with a max/min/add body,
+ * no dilation): `planes` independent images of h x w (x c channels for
+ * NHWC; c = 1 for NCHW, where a plane is one (n, c) pair) pooled to
+ * oh x ow with window kh x kw, strides sh/sw and low padding ph/pw (padded
+ * positions contribute init, as in hlx_ref_reduce_window). */
+typedef struct hlx_pool2d_t {
+  int64_t planes, h, w, c, oh, ow, kh, kw, sh, sw, ph, pw;
+} hlx_pool2d_t;
+/* out = reduce_window(in) for one geometry; window positions are combined
+ * in row-major order from init, rounding to f32 at every step. */
+typedef void (*hlx_pool2d_fn)(const hlx_pool2d_t* g, const float* in,
+                              float init, float* out);
+
 #if defined(__x86_64__)
+#define HLX_POOL_KERNEL(ISA, OP, LAYOUT, fn) \
+  void fn(const hlx_pool2d_t*, const float*, float, float*);
+#include "kernels/window_kernels.inc"
 #define HLX_EW_INCLUDE_EXT
 #define HLX_EW_CONVERT(ISA, FROM, TO, fn) void fn(const void*, void*, size_t);
 #define HLX_EW_UNARY(ISA, OP, DTYPE, fn) void fn(const void*, void*, size_t);

@@ -80,6 +80,13 @@ HLX_VINLINE vfb vf_pred_load(const uint8_t* p, size_t k) {
                        _mm256_set1_epi32(-1)));
 }
 HLX_VINLINE float vf_first(vf v) { return _mm256_cvtss_f32(v); }
+/* p[0], p[2], ..., p[14] (reads p[0..15]): stride-2 windows. */
+HLX_VINLINE vf vf_load_even(const float* p) {
+  __m256 s = _mm256_shuffle_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8),
+                               _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(
+      _mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)));
+}
 
 /* f32 <-> f64 halves. */
 HLX_VINLINE vd vf_lo_pd(vf x) {

@@ -68,6 +68,13 @@ HLX_VINLINE vfb vf_pred_load(const uint8_t* p, size_t k) {
   return _mm_test_epi8_mask(b, b);
 }
 HLX_VINLINE float vf_first(vf v) { return _mm512_cvtss_f32(v); }
+/* p[0], p[2], ..., p[30] (reads p[0..31]): stride-2 windows. */
+HLX_VINLINE vf vf_load_even(const float* p) {
+  const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                        22, 24, 26, 28, 30);
+  return _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx,
+                                _mm512_loadu_ps(p + 16));
+}
 
 /* f32 <-> f64 halves. */
 HLX_VINLINE vd vf_lo_pd(vf x) {

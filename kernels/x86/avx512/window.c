@@ -1,0 +1,6 @@
+/* reduce_window pooling kernels, avx512 build (see kernels/x86/window_impl.h). */
+#include <stdbool.h>
+
+#include "kernels/x86/avx512/vec.h"
+#include "kernels/simd.h"
+#include "kernels/x86/window_impl.h"

@@ -1,0 +1,121 @@
+/* reduce_window pooling kernels (list: kernels/window_kernels.inc) shared
+ * by the x86 ISA folders; included once by kernels/x86/<isa>/window.c
+ * after that folder's vec.h.
+ *
+ * Bit-for-bit the reference (kernels/ref/window.c) except NaN payloads:
+ * every output starts from init and combines its window positions in
+ * row-major order, padding contributing init, with the f32 ops of the
+ * elementwise kernels (vmath.h: add rounds per step, max/min propagate NaN
+ * and order -0 < +0). Lanes are independent outputs, so vectorising does
+ * not change any output's order of operations.
+ *
+ *  - NCHW: lanes run along the output width. Vector blocks whose windows lie
+ *    wholly inside the row load the inputs directly (stride 2 through
+ *    vf_load_even, stride 1 plain loads); outputs whose window touches the
+ *    left/right padding, and the last partial block, go through a one-lane
+ *    path with the same ops. Rows in the top/bottom padding fold init.
+ *  - NHWC: lanes run along the channels, any window and strides; the channel
+ *    tail uses masked loads/stores. */
+#include "kernels/x86/vmath.h"
+
+/* One output computed alone (borders of NCHW rows), same ops as the lanes. */
+#define POOL_ONE(OPV)                                                      \
+  static inline float pool_one_##OPV(const hlx_pool2d_t* g,               \
+                                     const float* plane, float init,       \
+                                     int64_t oh, int64_t ow) {             \
+    vf acc = vf_set1(init), vi = vf_set1(init);                            \
+    for (int64_t ky = 0; ky < g->kh; ky++) {                               \
+      int64_t ih = oh * g->sh - g->ph + ky;                                \
+      for (int64_t kx = 0; kx < g->kw; kx++) {                             \
+        int64_t iw = ow * g->sw - g->pw + kx;                              \
+        bool in = ih >= 0 && ih < g->h && iw >= 0 && iw < g->w;            \
+        acc = OPV(acc, in ? vf_set1(plane[ih * g->w + iw]) : vi);          \
+      }                                                                    \
+    }                                                                      \
+    return vf_first(acc);                                                  \
+  }
+
+#define POOL_NCHW(NAME, OPV)                                                \
+  POOL_ONE(OPV)                                                             \
+  void HLX_SFX(hlx_f32_pool_##NAME##_nchw)(const hlx_pool2d_t* g,           \
+                                           const float* in, float init,     \
+                                           float* out) {                    \
+    const vf vi = vf_set1(init);                                            \
+    /* Vector blocks [ow0, ow0 + VF_N) need ow0 * sw >= pw and the last     \
+     * lane's loads (the odd element after it for stride 2) inside w. */    \
+    const int64_t extra = g->sw == 2 ? 1 : 0;                               \
+    const int64_t vlo = (g->pw + g->sw - 1) / g->sw;                        \
+    const int64_t lim = g->w - 1 - extra - (g->kw - 1) + g->pw;             \
+    const int64_t vend = lim < 0 ? 0 : lim / g->sw + 1;                     \
+    for (int64_t p = 0; p < g->planes; p++) {                               \
+      const float* plane = in + p * g->h * g->w;                            \
+      for (int64_t oh = 0; oh < g->oh; oh++) {                              \
+        float* orow = out + (p * g->oh + oh) * g->ow;                       \
+        int64_t ow = 0;                                                     \
+        for (; ow < g->ow && ow < vlo; ow++)                                \
+          orow[ow] = pool_one_##OPV(g, plane, init, oh, ow);                \
+        for (; ow + VF_N <= g->ow && ow + VF_N <= vend; ow += VF_N) {       \
+          vf acc = vi;                                                      \
+          for (int64_t ky = 0; ky < g->kh; ky++) {                          \
+            int64_t ih = oh * g->sh - g->ph + ky;                           \
+            if (ih < 0 || ih >= g->h) {                                     \
+              for (int64_t kx = 0; kx < g->kw; kx++) acc = OPV(acc, vi);    \
+              continue;                                                     \
+            }                                                               \
+            const float* r = plane + ih * g->w + ow * g->sw - g->pw;        \
+            if (g->sw == 2)                                                 \
+              for (int64_t kx = 0; kx < g->kw; kx++)                        \
+                acc = OPV(acc, vf_load_even(r + kx));                       \
+            else                                                            \
+              for (int64_t kx = 0; kx < g->kw; kx++)                        \
+                acc = OPV(acc, vf_loadu(r + kx));                           \
+          }                                                                 \
+          vf_storeu(orow + ow, acc);                                        \
+        }                                                                   \
+        for (; ow < g->ow; ow++)                                            \
+          orow[ow] = pool_one_##OPV(g, plane, init, oh, ow);                \
+      }                                                                     \
+    }                                                                       \
+  }
+
+#define POOL_NHWC(NAME, OPV)                                                \
+  void HLX_SFX(hlx_f32_pool_##NAME##_nhwc)(const hlx_pool2d_t* g,           \
+                                           const float* in, float init,     \
+                                           float* out) {                    \
+    const vf vi = vf_set1(init);                                            \
+    const int64_t c = g->c;                                                 \
+    for (int64_t p = 0; p < g->planes; p++) {                               \
+      const float* img = in + p * g->h * g->w * c;                          \
+      for (int64_t oh = 0; oh < g->oh; oh++)                                \
+        for (int64_t ow = 0; ow < g->ow; ow++) {                            \
+          float* o = out + ((p * g->oh + oh) * g->ow + ow) * c;             \
+          for (int64_t c0 = 0; c0 < c; c0 += VF_N) {                        \
+            size_t k = c - c0 < VF_N ? (size_t)(c - c0) : VF_N;             \
+            vf acc = vi;                                                    \
+            for (int64_t ky = 0; ky < g->kh; ky++) {                        \
+              int64_t ih = oh * g->sh - g->ph + ky;                         \
+              for (int64_t kx = 0; kx < g->kw; kx++) {                      \
+                int64_t iw = ow * g->sw - g->pw + kx;                       \
+                if (ih < 0 || ih >= g->h || iw < 0 || iw >= g->w) {         \
+                  acc = OPV(acc, vi);                                       \
+                  continue;                                                 \
+                }                                                           \
+                const float* s = img + (ih * g->w + iw) * c + c0;           \
+                acc = OPV(acc, k == VF_N ? vf_loadu(s) : vf_load_tail(s, k)); \
+              }                                                             \
+            }                                                               \
+            if (k == VF_N)                                                  \
+              vf_storeu(o + c0, acc);                                       \
+            else                                                            \
+              vf_store_tail(o + c0, k, acc);                                \
+          }                                                                 \
+        }                                                                   \
+    }                                                                       \
+  }
+
+POOL_NCHW(max, f32_max)
+POOL_NCHW(min, f32_min)
+POOL_NCHW(add, f32_add)
+POOL_NHWC(max, f32_max)
+POOL_NHWC(min, f32_min)
+POOL_NHWC(add, f32_add)
