@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/fusion.h"
 #include "graph/lower_internal.h"
 #include "graph/verify.h"
 #include "kernels/elementwise.h"
@@ -319,18 +320,51 @@ static hlx_status_t lower_op(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   return fn(c, op);
 }
 
+/* Fusion groups of b (NULL when fusion is off); dead ops never join. */
+static hlx_status_t fusion_of(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                              hlx_fusion_t** out) {
+  *out = NULL;
+  if (!hlx_lower_fusion_enabled(c)) return NULL;
+  unsigned char* dead = calloc((size_t)b->num_ops + 1, 1);
+  if (!dead) return hlx_status_oom();
+  for (int32_t i = 0; i < b->num_ops; i++)
+    dead[i] = hlx_lower_op_is_dead(c, b->ops[i]);
+  hlx_status_t st = hlx_fusion_analyze(b, c->func->num_values, dead, out);
+  free(dead);
+  return st;
+}
+
+/* Lowers op i of b: a fusion group member only at its group's root, as
+ * one task (or member by member when the group cannot be expressed). */
+static hlx_status_t lower_at(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                             const hlx_fusion_t* fu, int32_t i) {
+  int32_t g = fu ? fu->group_of[i] : -1;
+  if (g < 0) return lower_op(c, b->ops[i]);
+  if (fu->root[g] != i) return NULL;
+  bool done;
+  HLX_RETURN_IF_ERROR(hlx_lower_fused_group(c, b, fu, g, &done));
+  for (int32_t m = fu->start[g]; !done && m < fu->start[g + 1]; m++)
+    HLX_RETURN_IF_ERROR(lower_op(c, b->ops[fu->member[m]]));
+  return NULL;
+}
+
 /* Lowers every op of b but its terminator; *term receives the terminator. */
 static hlx_status_t lower_block_body(hlx_lower_ctx_t* c, const hlx_block_t* b,
                                      const hlx_op_t** term) {
   *term = NULL;
-  for (int32_t i = 0; i < b->num_ops; i++) {
+  hlx_fusion_t* fu = NULL;
+  HLX_RETURN_IF_ERROR(fusion_of(c, b, &fu));
+  hlx_status_t st = NULL;
+  for (int32_t i = 0; i < b->num_ops && !st; i++) {
     const hlx_op_t* op = b->ops[i];
     if (op->code == HLX_OP_RETURN || op->code == HLX_OP_FUNC_RETURN) {
       *term = op;
       break;
     }
-    HLX_RETURN_IF_ERROR(lower_op(c, op));
+    st = lower_at(c, b, fu, i);
   }
+  hlx_fusion_destroy(fu);
+  HLX_RETURN_IF_ERROR(st);
   if (!*term)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "block has no return terminator");

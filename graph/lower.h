@@ -31,6 +31,9 @@ typedef struct hlx_lower_options_t {
   /* custom_call targets (borrowed; must outlive the lowered module). */
   const hlx_lower_host_function_t* host_functions;
   int32_t num_host_functions;
+  /* Lower every elementwise op as its own task instead of fusing chains
+   * (graph/fusion.h); HLX_NO_FUSION=1 does the same. */
+  bool disable_fusion;
 } hlx_lower_options_t;
 
 /* Host-side state of one run, reached through hlx_run_ctx_t.user (NULL

@@ -179,4 +179,14 @@ hlx_status_t hlx_attr_i64_array(const hlx_op_t* op, const char* name,
 hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
                           int64_t dflt, int64_t* out) HLX_MUST_USE;
 
+/* Elementwise fusion (graph/fusion.h, graph/lower_fusion.c): whether it
+ * is on for this lowering, and the emission of group g of block blk as one
+ * task. *done = false (nothing emitted) when the group cannot be expressed;
+ * the caller then lowers its members one by one. */
+struct hlx_fusion_t;
+bool hlx_lower_fusion_enabled(const hlx_lower_ctx_t* c);
+hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
+                                   const struct hlx_fusion_t* f, int32_t g,
+                                   bool* done) HLX_MUST_USE;
+
 #endif /* HLX_GRAPH_LOWER_INTERNAL_H_ */

@@ -1,0 +1,242 @@
+/* Elementwise fusion analysis (see fusion.h for the group rules).
+ *
+ * Groups grow backwards from a root: ops are visited last to first, and an
+ * unassigned fusible op starts a group; producers of its operands join
+ * while all their uses are inside the group, until nothing changes. Use
+ * counts are computed here over the block and its nested regions (values
+ * of a block are only visible there), since the IR keeps no use lists. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/fusion.h"
+#include "kernels/elementwise.h"
+
+static signed char g_kind[HLX_OP_COUNT];
+static int16_t g_id[HLX_OP_COUNT];
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* Registers "stablehlo.<name>" and "chlo.<name>" as the kernel op `id`. */
+static void add_named(const char* name, hlx_fusion_kind_t kind, int id) {
+  static const char* const kDialects[] = {"stablehlo.", "chlo."};
+  for (int d = 0; d < 2; d++) {
+    char full[96];
+    int len = snprintf(full, sizeof full, "%s%s", kDialects[d], name);
+    hlx_opcode_t op = hlx_opcode_from_name(full, (size_t)len);
+    if (op == HLX_OP_UNKNOWN) continue;
+    g_kind[op] = (signed char)kind;
+    g_id[op] = (int16_t)id;
+  }
+}
+
+static void build(void) {
+  for (int i = 0; i < HLX_UNARY_COUNT; i++)
+    add_named(hlx_unary_op_name((hlx_unary_op_t)i), HLX_FUSION_UNARY, i);
+  for (int i = 0; i < HLX_BINARY_COUNT; i++)
+    add_named(hlx_binary_op_name((hlx_binary_op_t)i), HLX_FUSION_BINARY, i);
+  g_kind[HLX_OP_COMPARE] = HLX_FUSION_COMPARE;
+  g_kind[HLX_OP_SELECT] = HLX_FUSION_SELECT;
+  g_kind[HLX_OP_CLAMP] = HLX_FUSION_CLAMP;
+  g_kind[HLX_OP_CONVERT] = HLX_FUSION_CONVERT;
+  g_kind[HLX_OP_BROADCAST_IN_DIM] = HLX_FUSION_BROADCAST;
+}
+
+hlx_fusion_kind_t hlx_fusion_kind(hlx_opcode_t code, int32_t* kernel_id) {
+  pthread_once(&g_once, build);
+  if (code <= HLX_OP_UNKNOWN || code >= HLX_OP_COUNT) return HLX_FUSION_NONE;
+  if (kernel_id) *kernel_id = g_id[code];
+  return (hlx_fusion_kind_t)g_kind[code];
+}
+
+enum { kMaxRank = 8 };
+
+static const hlx_type_t* plain_tensor(const hlx_value_t* v) {
+  const hlx_type_t* t = v->type;
+  if (!t || t->kind != HLX_TYPE_TENSOR || t->quant || t->rank > kMaxRank ||
+      !hlx_type_is_static(t))
+    return NULL;
+  return t;
+}
+
+static bool same_dims(const hlx_type_t* a, const hlx_type_t* b) {
+  if (a->rank != b->rank) return false;
+  for (int32_t d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+bool hlx_fusion_op_fusible(const hlx_op_t* op) {
+  hlx_fusion_kind_t k = hlx_fusion_kind(op->code, NULL);
+  static const int kArity[] = {0, 1, 2, 2, 3, 3, 1, 1};
+  if (k == HLX_FUSION_NONE || op->num_results != 1 || op->num_regions != 0 ||
+      op->num_operands != kArity[k])
+    return false;
+  const hlx_type_t* r = plain_tensor(op->results[0]);
+  if (!r) return false;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    const hlx_type_t* t = plain_tensor(op->operands[i]);
+    if (!t) return false;
+    if (k == HLX_FUSION_BROADCAST) return t->rank <= r->rank;
+    /* select's pred and clamp's bounds may be scalars. */
+    bool scalar_ok = (k == HLX_FUSION_SELECT && i == 0) ||
+                     (k == HLX_FUSION_CLAMP && i != 1);
+    if (!same_dims(t, r) && !(scalar_ok && t->rank == 0)) return false;
+  }
+  return true;
+}
+
+/* uses[id] += every use of a value inside region-tree of block b. */
+static void count_uses(const hlx_block_t* b, int32_t nv, int32_t* uses) {
+  for (int32_t o = 0; o < b->num_ops; o++) {
+    const hlx_op_t* op = b->ops[o];
+    for (int32_t i = 0; i < op->num_operands; i++) {
+      int32_t id = op->operands[i]->id;
+      if (id >= 0 && id < nv) uses[id]++;
+    }
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (int32_t k = 0; k < op->regions[r]->num_blocks; k++)
+        count_uses(op->regions[r]->blocks[k], nv, uses);
+  }
+}
+
+void hlx_fusion_destroy(hlx_fusion_t* f) {
+  if (!f) return;
+  free(f->group_of);
+  free(f->root);
+  free(f->start);
+  free(f->member);
+  free(f);
+}
+
+typedef struct grow_t {
+  const hlx_block_t* b;
+  const unsigned char* skip;
+  const int32_t* uses;
+  const int32_t* def_idx; /* value id -> op index in b, or -1 */
+  int32_t* inside;        /* value id -> uses by current members */
+  int32_t* group_of;
+  int32_t members[HLX_FUSION_MAX_MEMBERS];
+  int32_t n;
+} grow_t;
+
+static void add_member(grow_t* g, int32_t idx, int32_t group) {
+  const hlx_op_t* op = g->b->ops[idx];
+  g->members[g->n++] = idx;
+  g->group_of[idx] = group;
+  for (int32_t i = 0; i < op->num_operands; i++) g->inside[op->operands[i]->id]++;
+}
+
+static bool is_broadcast(const hlx_op_t* op) {
+  return hlx_fusion_kind(op->code, NULL) == HLX_FUSION_BROADCAST;
+}
+
+/* Whether a broadcast member of the group reads v. */
+static bool broadcast_reads(const grow_t* g, const hlx_value_t* v) {
+  for (int32_t m = 0; m < g->n; m++) {
+    const hlx_op_t* op = g->b->ops[g->members[m]];
+    if (is_broadcast(op) && op->operands[0] == v) return true;
+  }
+  return false;
+}
+
+/* Adds producers whose every use is inside the group, to a fixpoint:
+ * group-shaped elementwise ops and broadcasts feeding elementwise members,
+ * and broadcasts (of any shape) feeding broadcast members, which compose
+ * into one strided read. A value a broadcast reads is never a register
+ * (registers have no strides), so its producer joins only broadcast chains. */
+static void grow(grow_t* g, int32_t group, const hlx_type_t* shape) {
+  bool changed = true;
+  while (changed && g->n < HLX_FUSION_MAX_MEMBERS) {
+    changed = false;
+    for (int32_t m = 0; m < g->n && g->n < HLX_FUSION_MAX_MEMBERS; m++) {
+      const hlx_op_t* op = g->b->ops[g->members[m]];
+      for (int32_t i = 0; i < op->num_operands; i++) {
+        const hlx_value_t* v = op->operands[i];
+        int32_t p = g->def_idx[v->id];
+        if (p < 0 || g->group_of[p] >= 0 || (g->skip && g->skip[p]) ||
+            g->inside[v->id] != g->uses[v->id])
+          continue;
+        const hlx_op_t* pop = g->b->ops[p];
+        if (!hlx_fusion_op_fusible(pop)) continue;
+        if (is_broadcast(op) ? !is_broadcast(pop)
+                             : !same_dims(pop->results[0]->type, shape) ||
+                                   (!is_broadcast(pop) &&
+                                    broadcast_reads(g, v)))
+          continue;
+        add_member(g, p, group);
+        changed = true;
+        if (g->n >= HLX_FUSION_MAX_MEMBERS) break;
+      }
+    }
+  }
+}
+
+static int cmp_i32(const void* a, const void* b) {
+  int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
+  return (x > y) - (x < y);
+}
+
+hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
+                                const unsigned char* skip,
+                                hlx_fusion_t** out) {
+  *out = NULL;
+  int32_t n = b->num_ops, nv = num_values;
+  hlx_fusion_t* f = calloc(1, sizeof(*f));
+  int32_t* scratch = calloc((size_t)nv * 3 + 1, sizeof(int32_t));
+  if (f) {
+    f->num_ops = n;
+    f->group_of = malloc(((size_t)n + 1) * sizeof(int32_t));
+    f->root = malloc(((size_t)n + 1) * sizeof(int32_t));
+    f->start = malloc(((size_t)n + 2) * sizeof(int32_t));
+    f->member = malloc(((size_t)n + 1) * sizeof(int32_t));
+  }
+  if (!f || !scratch || !f->group_of || !f->root || !f->start || !f->member) {
+    free(scratch);
+    hlx_fusion_destroy(f);
+    return hlx_status_oom();
+  }
+  grow_t g = {.b = b, .skip = skip, .uses = scratch, .def_idx = scratch + nv,
+              .inside = scratch + 2 * nv, .group_of = f->group_of};
+  int32_t* def_idx = scratch + nv;
+  count_uses(b, nv, scratch);
+  for (int32_t i = 0; i < nv; i++) def_idx[i] = -1;
+  for (int32_t o = 0; o < n; o++) {
+    f->group_of[o] = -1;
+    const hlx_op_t* op = b->ops[o];
+    for (int32_t r = 0; r < op->num_results; r++) {
+      int32_t id = op->results[r]->id;
+      if (id >= 0 && id < nv) def_idx[id] = o;
+    }
+  }
+  int32_t ng = 0, nm = 0;
+  for (int32_t o = n - 1; o >= 0; o--) {
+    const hlx_op_t* op = b->ops[o];
+    if (f->group_of[o] >= 0 || (skip && skip[o]) || is_broadcast(op) ||
+        !hlx_fusion_op_fusible(op))
+      continue;
+    g.n = 0;
+    add_member(&g, o, ng);
+    grow(&g, ng, op->results[0]->type);
+    /* Undo the use tallies (only members' operands were touched). */
+    for (int32_t m = 0; m < g.n; m++) {
+      const hlx_op_t* mo = b->ops[g.members[m]];
+      for (int32_t i = 0; i < mo->num_operands; i++)
+        g.inside[mo->operands[i]->id] = 0;
+    }
+    if (g.n < 2) {
+      f->group_of[o] = -1;
+      continue;
+    }
+    qsort(g.members, (size_t)g.n, sizeof(int32_t), cmp_i32);
+    f->root[ng] = o;
+    f->start[ng] = nm;
+    for (int32_t m = 0; m < g.n; m++) f->member[nm++] = g.members[m];
+    ng++;
+  }
+  f->start[ng] = nm;
+  f->num_groups = ng;
+  free(scratch);
+  *out = f;
+  return NULL;
+}

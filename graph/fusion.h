@@ -1,0 +1,69 @@
+/* Elementwise fusion analysis over one block (a function body or a nested
+ * region's block). The IR is not changed: lowering consults the result.
+ *
+ * A group is a set of fusible ops of one static output shape: elementwise
+ * ops (unary, binary, compare, select, clamp, convert) plus the
+ * broadcast_in_dim ops feeding them (chains of broadcasts included: they
+ * compose into one strided read). It has exactly one output, the result
+ * of its last member (the root); every other member's result is used only
+ * by members of the same group (with multiplicity, counting uses in nested
+ * regions and terminators). A value used outside therefore ends the group:
+ * its producer becomes the root of a group of its own (or stays a plain
+ * op). Operands defined outside the group (constants, parameters, results
+ * of other ops, the operands of member broadcasts) are its inputs. Members
+ * precede the root in program order, so emitting the group at the root's
+ * position sees all its inputs defined. Groups have at least two members
+ * and at least one elementwise op; a broadcast_in_dim is never a root. */
+#ifndef HLX_GRAPH_FUSION_H_
+#define HLX_GRAPH_FUSION_H_
+
+#include "graph/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { HLX_FUSION_MAX_MEMBERS = 64, HLX_FUSION_MAX_INPUTS = 16 };
+
+typedef struct hlx_fusion_t {
+  int32_t num_ops;     /* of the block */
+  int32_t* group_of;   /* per op index: its group, or -1 */
+  int32_t num_groups;
+  int32_t* root;       /* per group: op index of its last member */
+  int32_t* start;      /* per group g: members are member[start[g] ..
+                          start[g + 1]), op indices in program order */
+  int32_t* member;
+} hlx_fusion_t;
+
+/* What a fusible opcode computes; *kernel_id receives the
+ * hlx_unary_op_t / hlx_binary_op_t of UNARY / BINARY ops (names matched
+ * through kernels/elementwise_ops.inc, so the two lists cannot drift). */
+typedef enum hlx_fusion_kind_t {
+  HLX_FUSION_NONE,
+  HLX_FUSION_UNARY,
+  HLX_FUSION_BINARY,
+  HLX_FUSION_COMPARE,
+  HLX_FUSION_SELECT,
+  HLX_FUSION_CLAMP,
+  HLX_FUSION_CONVERT,
+  HLX_FUSION_BROADCAST, /* broadcast_in_dim */
+} hlx_fusion_kind_t;
+hlx_fusion_kind_t hlx_fusion_kind(hlx_opcode_t code, int32_t* kernel_id);
+
+/* Whether `op` may be a group member on its own terms (kind, static
+ * shapes, non-quantized element types, rank <= 8). */
+bool hlx_fusion_op_fusible(const hlx_op_t* op);
+
+/* Groups of block b. `num_values` bounds the value ids of b (those of its
+ * function). `skip` (per op index, may be NULL) excludes ops, e.g. dead
+ * ones. *out is malloc'd; free with hlx_fusion_destroy. */
+hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
+                                const unsigned char* skip,
+                                hlx_fusion_t** out) HLX_MUST_USE;
+void hlx_fusion_destroy(hlx_fusion_t* f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_GRAPH_FUSION_H_ */

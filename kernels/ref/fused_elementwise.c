@@ -1,0 +1,200 @@
+/* Tiled evaluation of a fused elementwise program (kernels/
+ * fused_elementwise.h). Per call, each input is classified once: read in
+ * place (its layout is the output's), a scalar (one tile filled once and
+ * reused) or gathered per tile through its strides after merging the
+ * dimensions it walks contiguously, so a bias along the last dim is a
+ * memcpy per row and a per-row value one fill per row. */
+#include <string.h>
+
+#include "kernels/fused_elementwise.h"
+
+enum { kAlign = 64 };
+
+static size_t align_up(size_t x) { return (x + kAlign - 1) & ~(size_t)(kAlign - 1); }
+
+size_t hlx_fused_scratch_bytes(const hlx_fused_program_t* p) {
+  size_t b = (size_t)p->num_regs * align_up(HLX_FUSED_TILE * p->reg_elem_size);
+  for (int32_t i = 0; i < p->num_inputs; i++)
+    b += align_up(HLX_FUSED_TILE * p->inputs[i].elem_size);
+  return b;
+}
+
+typedef enum { kInPlace, kScalar, kGather } in_mode_t;
+
+/* An input's view after merging dims: out-shape dims (outermost first) and
+ * the input's element strides along them. */
+typedef struct in_view_t {
+  in_mode_t mode;
+  int32_t rank;
+  int64_t dims[HLX_FUSED_MAX_RANK];
+  int64_t strides[HLX_FUSED_MAX_RANK];
+  unsigned char* tile;
+} in_view_t;
+
+static void classify(const hlx_fused_program_t* p, const hlx_fused_input_t* in,
+                     in_view_t* v) {
+  int32_t r = 0;
+  for (int32_t d = 0; d < p->rank; d++) {
+    if (p->dims[d] == 1) continue; /* its stride never matters */
+    if (r > 0 && v->strides[r - 1] == in->strides[d] * p->dims[d]) {
+      v->dims[r - 1] *= p->dims[d];
+      v->strides[r - 1] = in->strides[d];
+      continue;
+    }
+    v->dims[r] = p->dims[d];
+    v->strides[r] = in->strides[d];
+    r++;
+  }
+  v->rank = r;
+  bool scalar = true;
+  for (int32_t d = 0; d < r; d++) scalar = scalar && v->strides[d] == 0;
+  if (scalar)
+    v->mode = kScalar;
+  else if (r == 1 && v->strides[0] == 1)
+    v->mode = kInPlace;
+  else
+    v->mode = kGather;
+}
+
+/* dst[0..n) = n copies of the element at src. */
+static void fill(unsigned char* dst, const unsigned char* src, size_t es,
+                 size_t n) {
+  switch (es) {
+    case 1:
+      memset(dst, *src, n);
+      return;
+    case 2: {
+      uint16_t x;
+      memcpy(&x, src, 2);
+      for (size_t i = 0; i < n; i++) memcpy(dst + 2 * i, &x, 2);
+      return;
+    }
+    case 4: {
+      uint32_t x;
+      memcpy(&x, src, 4);
+      for (size_t i = 0; i < n; i++) memcpy(dst + 4 * i, &x, 4);
+      return;
+    }
+    case 8: {
+      uint64_t x;
+      memcpy(&x, src, 8);
+      for (size_t i = 0; i < n; i++) memcpy(dst + 8 * i, &x, 8);
+      return;
+    }
+    default:
+      for (size_t i = 0; i < n; i++) memcpy(dst + es * i, src, es);
+  }
+}
+
+/* Gathers output elements [lo, lo + n) of input view v into v->tile. */
+static void gather(const in_view_t* v, const unsigned char* base, size_t es,
+                   size_t lo, size_t n) {
+  int64_t idx[HLX_FUSED_MAX_RANK];
+  size_t rem = lo;
+  int64_t off = 0;
+  for (int32_t d = v->rank - 1; d >= 0; d--) {
+    idx[d] = (int64_t)(rem % (size_t)v->dims[d]);
+    rem /= (size_t)v->dims[d];
+    off += idx[d] * v->strides[d];
+  }
+  const int32_t last = v->rank - 1;
+  const int64_t s = v->strides[last];
+  unsigned char* dst = v->tile;
+  size_t done = 0;
+  while (done < n) {
+    size_t run = (size_t)(v->dims[last] - idx[last]);
+    if (run > n - done) run = n - done;
+    const unsigned char* src = base + (size_t)off * es;
+    if (s == 0)
+      fill(dst, src, es, run);
+    else if (s == 1)
+      memcpy(dst, src, run * es);
+    else
+      for (size_t i = 0; i < run; i++)
+        memcpy(dst + i * es, src + (size_t)((int64_t)i * s) * es, es);
+    dst += run * es;
+    done += run;
+    /* Advance the odometer by `run` along the last dim (ends a row or the
+     * tile), carrying into the outer dims. */
+    idx[last] += (int64_t)run;
+    off += (int64_t)run * s;
+    for (int32_t d = last; d > 0 && idx[d] == v->dims[d]; d--) {
+      off -= idx[d] * v->strides[d];
+      idx[d] = 0;
+      idx[d - 1]++;
+      off += v->strides[d - 1];
+    }
+  }
+}
+
+static const void* operand(const hlx_fused_ref_t* r, const in_view_t* views,
+                           const hlx_fused_program_t* p,
+                           const void* const* inputs, unsigned char* regs,
+                           size_t reg_stride, size_t lo) {
+  if (!r->is_input) return regs + (size_t)r->index * reg_stride;
+  const in_view_t* v = &views[r->index];
+  if (v->mode == kInPlace)
+    return (const unsigned char*)inputs[r->index] +
+           lo * p->inputs[r->index].elem_size;
+  return v->tile;
+}
+
+bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
+                               const void* const* inputs, void* out,
+                               size_t begin, size_t end, void* scratch) {
+  in_view_t views[64];
+  if (p->num_inputs > 64 || p->num_steps < 1) return false;
+  unsigned char* regs = scratch;
+  size_t reg_stride = align_up(HLX_FUSED_TILE * p->reg_elem_size);
+  unsigned char* next = regs + (size_t)p->num_regs * reg_stride;
+  for (int32_t i = 0; i < p->num_inputs; i++) {
+    in_view_t* v = &views[i];
+    classify(p, &p->inputs[i], v);
+    v->tile = next;
+    next += align_up(HLX_FUSED_TILE * p->inputs[i].elem_size);
+    if (v->mode == kScalar)
+      fill(v->tile, inputs[i], p->inputs[i].elem_size, HLX_FUSED_TILE);
+  }
+  const hlx_fused_step_t* lastp = &p->steps[p->num_steps - 1];
+  size_t out_es = hlx_dtype_size(lastp->out_dtype);
+  for (size_t lo = begin; lo < end; lo += HLX_FUSED_TILE) {
+    size_t n = end - lo < HLX_FUSED_TILE ? end - lo : HLX_FUSED_TILE;
+    for (int32_t i = 0; i < p->num_inputs; i++)
+      if (views[i].mode == kGather)
+        gather(&views[i], inputs[i], p->inputs[i].elem_size, lo, n);
+    for (int32_t k = 0; k < p->num_steps; k++) {
+      const hlx_fused_step_t* s = &p->steps[k];
+      const void* a[HLX_FUSED_MAX_OPERANDS] = {0};
+      for (int32_t j = 0; j < s->num_operands; j++)
+        a[j] = operand(&s->operands[j], views, p, inputs, regs, reg_stride, lo);
+      void* y = k == p->num_steps - 1
+                    ? (unsigned char*)out + lo * out_es
+                    : (void*)(regs + (size_t)s->dst * reg_stride);
+      switch (s->kind) {
+        case HLX_FUSED_UNARY:
+          s->unary(a[0], y, n);
+          break;
+        case HLX_FUSED_BINARY:
+          s->binary(a[0], a[1], y, n);
+          break;
+        case HLX_FUSED_COMPARE:
+          if (!s->compare(s->dir, s->cmp_type, s->in_dtype, a[0], a[1], y, n))
+            return false;
+          break;
+        case HLX_FUSED_SELECT:
+          s->select(hlx_dtype_size(s->in_dtype), a[0], false, a[1], a[2], y,
+                    n);
+          break;
+        case HLX_FUSED_CLAMP:
+          if (!hlx_ref_clamp(s->in_dtype, a[0], false, a[1], a[2], false, y,
+                             n))
+            return false;
+          break;
+        case HLX_FUSED_CONVERT:
+          if (!s->convert(s->in_dtype, a[0], s->out_dtype, y, n)) return false;
+          break;
+      }
+    }
+  }
+  return true;
+}
