@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
+#include "scheduler/buffer_assign.h"
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
 
@@ -47,6 +49,7 @@ typedef struct dag_t {
   /* Run memory: [slot pointers][task counters][buffers...] */
   size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
   size_t counters_off, buffers_off, total_bytes;
+  size_t arena_bytes, intermediate_bytes; /* buffer assignment's report */
   /* Run blocks of finished runs, reused by later runs so they do not
    * page-fault on fresh memory (which dominated repeated runs). */
   atomic_flag free_lock;
@@ -89,12 +92,11 @@ static dag_t* dag_build(const hlx_plan_t* p) {
     d->num_tasks = nt;
     d->indeg = calloc((size_t)nt + 1, sizeof(int32_t));
     d->succ_off = calloc((size_t)nt + 2, sizeof(int32_t));
-    d->succ = malloc((max_edges + 1) * sizeof(int32_t));
     d->roots = malloc(((size_t)nt + 1) * sizeof(int32_t));
     d->slot_off = malloc(((size_t)ns + 1) * sizeof(size_t));
   }
   if (!d || !producer || !ext || !mark || !edge_from || !edge_to || !level ||
-      !d->indeg || !d->succ_off || !d->succ || !d->roots || !d->slot_off) {
+      !d->indeg || !d->succ_off || !d->roots || !d->slot_off) {
     dag_free(d);
     d = NULL;
     goto done;
@@ -141,15 +143,48 @@ static dag_t* dag_build(const hlx_plan_t* p) {
       edge_to[ne++] = t;
     }
   }
+  /* Buffer assignment; it may add edges (plans too big to prove reuse
+   * safe by reachability). Plans that are not SSA keep one buffer per slot
+   * (HLX_NO_BUFFER_REUSE=1 does too, for A/B comparisons). */
+  unsigned char* owned = ext; /* reused: the slots a run owns */
+  for (int32_t s = 0; s < ns; s++) owned[s] = !ext[s] && p->slot_bytes[s] > 0;
+  const char* no_reuse = getenv("HLX_NO_BUFFER_REUSE");
+  hlx_buffer_assignment_t ba;
+  hlx_status_t bst =
+      hlx_buffer_assign(p, owned, edge_from, edge_to, ne,
+                        !chain && !(no_reuse && no_reuse[0] == '1'), &ba);
+  if (bst) {
+    hlx_status_free(bst);
+    dag_free(d);
+    d = NULL;
+    goto done;
+  }
+  d->succ = malloc((ne + ba.num_extra + 1) * sizeof(int32_t));
+  if (!d->succ) {
+    hlx_buffer_assignment_free(&ba);
+    dag_free(d);
+    d = NULL;
+    goto done;
+  }
   /* CSR, successors in ascending task order (edges were made in order of
-   * `to`, so each list is sorted). */
+   * `to`, so each list is sorted; the added edges are merged in order). */
   for (size_t e = 0; e < ne; e++) {
     d->succ_off[edge_from[e] + 1]++;
     d->indeg[edge_to[e]]++;
   }
+  for (size_t e = 0; e < ba.num_extra; e++) {
+    d->succ_off[ba.extra_from[e] + 1]++;
+    d->indeg[ba.extra_to[e]]++;
+  }
   for (int32_t t = 0; t < nt; t++) d->succ_off[t + 1] += d->succ_off[t];
   for (int32_t t = 0; t < nt; t++) mark[t] = d->succ_off[t];
   for (size_t e = 0; e < ne; e++) d->succ[mark[edge_from[e]]++] = edge_to[e];
+  for (size_t e = 0; e < ba.num_extra; e++) {
+    int32_t* list = d->succ + d->succ_off[ba.extra_from[e]];
+    int32_t k = mark[ba.extra_from[e]]++ - d->succ_off[ba.extra_from[e]];
+    for (; k > 0 && list[k - 1] > ba.extra_to[e]; k--) list[k] = list[k - 1];
+    list[k] = ba.extra_to[e];
+  }
   d->num_roots = 0;
   for (int32_t t = 0; t < nt; t++)
     if (d->indeg[t] == 0) d->roots[d->num_roots++] = t;
@@ -163,24 +198,18 @@ static dag_t* dag_build(const hlx_plan_t* p) {
       if (level[d->succ[k]] < level[t] + 1) level[d->succ[k]] = level[t] + 1;
   }
   d->sequential = nt < 3 || longest >= nt;
-  /* Slot layout. */
+  /* Run block layout: [slot pointers][task counters][buffer arena]. */
   size_t off = round64((size_t)ns * sizeof(void*));
   d->counters_off = off;
   off = round64(off + (size_t)nt * sizeof(atomic_int));
   d->buffers_off = off;
-  bool overflow = false;
-  for (int32_t s = 0; s < ns; s++) {
-    size_t b = p->slot_bytes[s];
-    if (ext[s] || b == 0) {
-      d->slot_off[s] = SIZE_MAX;
-      continue;
-    }
-    size_t r = round64(b);
-    if (r < b || off + r < off) overflow = true;
-    d->slot_off[s] = off;
-    off += r;
-  }
-  d->total_bytes = overflow ? SIZE_MAX : off ? off : 64;
+  d->arena_bytes = ba.arena_bytes;
+  d->intermediate_bytes = ba.sum_bytes;
+  for (int32_t s = 0; s < ns; s++)
+    d->slot_off[s] = ba.slot_off[s] == SIZE_MAX ? SIZE_MAX : off + ba.slot_off[s];
+  hlx_buffer_assignment_free(&ba);
+  off += d->arena_bytes;
+  d->total_bytes = off < d->arena_bytes ? SIZE_MAX : off;
   if (d->total_bytes >= HUGE_PAGE_BYTES && d->total_bytes != SIZE_MAX) {
     size_t r = (d->total_bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
     d->total_bytes = r < d->total_bytes ? SIZE_MAX : r;
@@ -208,6 +237,16 @@ static const dag_t* plan_dag(const hlx_plan_t* p) {
     return expected;
   }
   return d;
+}
+
+size_t hlx_plan_arena_bytes(const hlx_plan_t* p) {
+  const dag_t* d = plan_dag(p);
+  return d ? d->arena_bytes : 0;
+}
+
+size_t hlx_plan_intermediate_bytes(const hlx_plan_t* p) {
+  const dag_t* d = plan_dag(p);
+  return d ? d->intermediate_bytes : 0;
 }
 
 bool hlx_plan_is_sequential(const hlx_plan_t* p) {
@@ -275,6 +314,30 @@ static hlx_status_t exec_task(const hlx_task_t* task, void* const* slots,
   return st;
 }
 
+/* ---- profiling ------------------------------------------------------------ */
+
+static atomic_int g_next_thread = 1;
+static _Thread_local int32_t t_thread; /* 0: not numbered yet */
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* exec_task, reporting the task to ctx->on_task when `report`. */
+static hlx_status_t exec_task_timed(const hlx_plan_t* p, int32_t t,
+                                    void* const* slots, hlx_run_ctx_t* ctx,
+                                    bool report) {
+  if (!report) return exec_task(&p->tasks[t], slots, ctx);
+  if (!t_thread) t_thread = atomic_fetch_add(&g_next_thread, 1);
+  uint64_t t0 = now_ns();
+  hlx_status_t st = exec_task(&p->tasks[t], slots, ctx);
+  ctx->on_task(ctx->on_task_user, p, t, p->tasks[t].name, t_thread, t0,
+               now_ns());
+  return st;
+}
+
 /* ---- concurrent runs ----------------------------------------------------- */
 
 typedef struct run_t {
@@ -316,7 +379,8 @@ static void run_item(void* a, int32_t t) {
     if (!atomic_load_explicit(&r->failed, memory_order_acquire)) {
       hlx_run_ctx_t ctx = *r->ctx;
       ctx.depth++;
-      hlx_status_t st = exec_task(&r->plan->tasks[t], r->slots, &ctx);
+      hlx_status_t st = exec_task_timed(r->plan, t, r->slots, &ctx,
+                                        r->ctx->on_task != NULL);
       if (st) record_error(r, t, st);
     }
     int32_t next = -1;
@@ -427,9 +491,10 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
   if (concurrent) {
     st = run_concurrent(p, d, slots, counters, ctx);
   } else {
+    bool report = ctx->on_task && ctx->depth == 0;
     ctx->depth++;
     for (int32_t t = 0; t < p->num_tasks && !st; t++)
-      st = exec_task(&p->tasks[t], slots, ctx);
+      st = exec_task_timed(p, t, slots, ctx, report);
     ctx->depth--;
   }
   for (int32_t i = 0; i < p->num_results && !st; i++) {

@@ -23,6 +23,7 @@ typedef struct hlx_run_ctx_t hlx_run_ctx_t;
 struct hlx_pool_t;
 struct hlx_rendezvous_t;
 struct hlx_parallel_t;
+struct hlx_plan_t;
 
 /* Task flags. */
 enum {
@@ -30,6 +31,13 @@ enum {
    * collectives, infeed/outfeed): such tasks keep their program order
    * relative to each other. */
   HLX_TASK_SIDE_EFFECT = 1u << 0,
+  /* Elementwise: every output element i is computed from input elements i
+   * only, all read before output element i is written (no look-ahead
+   * writes, no restrict-qualified aliasing assumptions). Buffer assignment
+   * may then write an output over a same-size input that dies at this task
+   * (in place). Set by graph/lower_elementwise.c for unary and binary ops;
+   * a fused elementwise kernel that meets the rule may set it too. */
+  HLX_TASK_ELEMENTWISE = 1u << 1,
 };
 
 /* A task body: `in`/`out` are the slot buffers named by the task. Returns
@@ -37,6 +45,14 @@ enum {
  * name). */
 typedef hlx_status_t (*hlx_task_fn)(const void* args, void* const* in,
                                     void* const* out, hlx_run_ctx_t* ctx);
+
+/* A finished task: its index in `plan`, its name, the thread that ran it
+ * (a small number per OS thread, stable for the process) and its start
+ * and end times in ns (CLOCK_MONOTONIC). */
+typedef void (*hlx_task_event_fn)(void* user, const struct hlx_plan_t* plan,
+                                  int32_t task, const char* name,
+                                  int32_t thread, uint64_t start_ns,
+                                  uint64_t end_ns);
 
 typedef struct hlx_task_t {
   const char* name; /* "stablehlo.add at 12:5", for errors and traces */
@@ -88,6 +104,11 @@ struct hlx_run_ctx_t {
   struct hlx_rendezvous_t* rendezvous;
   /* Run every plan sequentially on the calling thread. */
   bool sequential;
+  /* Profiling (NULL: no events and no clock reads). Called after each task
+   * of the outermost plan (depth 0; nested plans run inside their task)
+   * by the thread that ran it, possibly from several threads at once. */
+  hlx_task_event_fn on_task;
+  void* on_task_user;
 };
 
 hlx_plan_t* hlx_plan_create(const char* name); /* NULL on OOM */
@@ -109,6 +130,13 @@ void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags);
 /* Whether the executor runs p on one thread even with a pool (a chain or
  * a tiny plan: XLA's is_sequential). Builds the DAG if needed. */
 bool hlx_plan_is_sequential(const hlx_plan_t* p);
+
+/* Bytes of the buffers a run of this plan owns, after buffer assignment
+ * (the peak of its arena: slots whose lifetimes do not overlap share
+ * memory), and the sum of those slots' sizes without sharing. Nested plans
+ * have their own arenas. Build the DAG if needed; 0 on OOM. */
+size_t hlx_plan_arena_bytes(const hlx_plan_t* p);
+size_t hlx_plan_intermediate_bytes(const hlx_plan_t* p);
 
 /* Runs the plan once. params[i] points at num_params input buffers (read
  * only); results[i] at caller-owned buffers of slot_bytes[result_slots[i]]
