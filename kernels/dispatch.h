@@ -20,6 +20,7 @@
 #include "kernels/cpu_features.h"
 #include "kernels/data_movement.h"
 #include "kernels/elementwise.h"
+#include "kernels/gather_scatter.h"
 #include "kernels/reduce.h"
 #include "kernels/simd.h"
 #include "kernels/window.h"
@@ -88,6 +89,24 @@ bool hlx_window_as_pool2d(const hlx_window_t* w, bool* nhwc,
 /* The pooling variant compiled for exactly `isa` (NULL if none/unusable). */
 hlx_pool2d_fn hlx_pool2d_kernel_for_isa(hlx_reduce_op_t op, bool nhwc,
                                         hlx_isa_t isa);
+
+/* hlx_ref_gather / hlx_ref_scatter with dispatched fast paths for the
+ * embedding pattern: a 2-D operand whose dim-0 rows are picked by int32/
+ * int64 scalar indices (any index batch shape, trailing index vector of 1
+ * or implicit), no batching dims; gather copies (a prefix of) each row,
+ * scatter adds f32 update rows. Bit-identical to the reference (scatter:
+ * NaN payloads aside); same contracts. */
+void hlx_gather(const hlx_gather_params_t* p, size_t elem_size,
+                const void* operand, const void* indices, void* result);
+bool hlx_scatter(const hlx_scatter_params_t* p, hlx_scatter_combiner_t comb,
+                 hlx_dtype_t t, const void* indices, const void* updates,
+                 void* out);
+/* Whether p is that pattern; *n = number of looked-up rows. */
+bool hlx_gather_is_row_lookup(const hlx_gather_params_t* p, int64_t* n);
+bool hlx_scatter_is_row_update(const hlx_scatter_params_t* p, int64_t* n);
+/* The variants compiled for exactly `isa` (NULL if none/unusable). */
+hlx_gather_rows_fn hlx_gather_rows_kernel(hlx_isa_t isa);
+hlx_scatter_add_rows_fn hlx_scatter_add_rows_kernel(hlx_isa_t isa);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #ifndef HLX_KERNELS_SIMD_H_
 #define HLX_KERNELS_SIMD_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +51,29 @@ typedef struct hlx_pool2d_t {
 typedef void (*hlx_pool2d_fn)(const hlx_pool2d_t* g, const float* in,
                               float init, float* out);
 
+/* Embedding lookup: out row i (row_bytes) = the table row at
+ * clamp(idx[i], 0, n_rows - 1), rows row_stride bytes apart; idx holds n
+ * int32 (idx64 false) or int64 values. n_rows >= 1. */
+typedef void (*hlx_gather_rows_fn)(const void* table, int64_t n_rows,
+                                   int64_t row_stride, size_t row_bytes,
+                                   const void* idx, bool idx64, int64_t n,
+                                   void* out);
+/* Scatter-add of f32 rows, in order i = 0..n-1: table row idx[i] (row_stride
+ * floats apart, first row_len of them) += updates row i (row_len floats);
+ * indices outside [0, n_rows) are skipped. */
+typedef void (*hlx_scatter_add_rows_fn)(float* table, int64_t n_rows,
+                                        int64_t row_stride, int64_t row_len,
+                                        const void* idx, bool idx64, int64_t n,
+                                        const float* updates);
+
 #if defined(__x86_64__)
+#define HLX_GATHER_ROWS(ISA, fn)                                           \
+  void fn(const void*, int64_t, int64_t, size_t, const void*, bool, int64_t, \
+          void*);
+#define HLX_SCATTER_ADD_ROWS(ISA, fn)                                  \
+  void fn(float*, int64_t, int64_t, int64_t, const void*, bool, int64_t, \
+          const float*);
+#include "kernels/gather_kernels.inc"
 #define HLX_POOL_KERNEL(ISA, OP, LAYOUT, fn) \
   void fn(const hlx_pool2d_t*, const float*, float, float*);
 #include "kernels/window_kernels.inc"

@@ -1,0 +1,103 @@
+/* Gather/scatter dispatch: recognises the embedding-lookup pattern (rows of
+ * a 2-D table picked by a vector of int32/int64 indices) for gather and
+ * f32 scatter-add, runs the best variant of kernels/gather_kernels.inc,
+ * and leaves every other form to the reference kernels. */
+#include "kernels/dispatch.h"
+
+static const hlx_gather_rows_fn g_gather[HLX_ISA_COUNT] = {
+#if defined(__x86_64__)
+#define HLX_GATHER_ROWS(ISA, fn) [HLX_ISA_##ISA] = fn,
+#include "kernels/gather_kernels.inc"
+#endif
+};
+static const hlx_scatter_add_rows_fn g_scatter_add[HLX_ISA_COUNT] = {
+#if defined(__x86_64__)
+#define HLX_SCATTER_ADD_ROWS(ISA, fn) [HLX_ISA_##ISA] = fn,
+#include "kernels/gather_kernels.inc"
+#endif
+};
+
+hlx_gather_rows_fn hlx_gather_rows_kernel(hlx_isa_t isa) {
+  if ((unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa))
+    return NULL;
+  return g_gather[isa];
+}
+
+hlx_scatter_add_rows_fn hlx_scatter_add_rows_kernel(hlx_isa_t isa) {
+  if ((unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa))
+    return NULL;
+  return g_scatter_add[isa];
+}
+
+/* Number of index scalars when every index vector is one element (the
+ * index_vector_dim is implicit, or a trailing dim of size 1); -1 if not.
+ * *batch_rank receives the rank of the index batch. */
+static int64_t scalar_indices(int32_t rank, const int64_t* dims, int32_t ivd,
+                              hlx_dtype_t t, int32_t* batch_rank) {
+  if (t != HLX_DTYPE_S32 && t != HLX_DTYPE_S64) return -1;
+  if (ivd == rank - 1 && rank > 0 && dims[rank - 1] == 1)
+    *batch_rank = rank - 1;
+  else if (ivd == rank)
+    *batch_rank = rank;
+  else
+    return -1;
+  int64_t n = 1;
+  for (int32_t d = 0; d < *batch_rank; d++) n *= dims[d];
+  return n;
+}
+
+bool hlx_gather_is_row_lookup(const hlx_gather_params_t* p, int64_t* n) {
+  int32_t br;
+  *n = scalar_indices(p->indices_rank, p->indices_dims, p->index_vector_dim,
+                      p->index_dtype, &br);
+  return *n >= 0 && p->operand_rank == 2 && p->num_batching == 0 &&
+         p->num_collapsed == 1 && p->collapsed_slice_dims[0] == 0 &&
+         p->num_start_index_map == 1 && p->start_index_map[0] == 0 &&
+         p->num_offset_dims == 1 && p->offset_dims[0] == br &&
+         p->operand_dims[0] >= 1 && p->slice_sizes[0] == 1 &&
+         p->slice_sizes[1] >= 0 && p->slice_sizes[1] <= p->operand_dims[1];
+}
+
+void hlx_gather(const hlx_gather_params_t* p, size_t elem_size,
+                const void* operand, const void* indices, void* result) {
+  int64_t n;
+  hlx_gather_rows_fn fn = NULL;
+  for (int lv = hlx_cpu_max_isa(); lv > HLX_ISA_REFERENCE && !fn; lv--)
+    fn = g_gather[lv];
+  if (fn && hlx_gather_is_row_lookup(p, &n)) {
+    fn(operand, p->operand_dims[0], p->operand_dims[1] * (int64_t)elem_size,
+       (size_t)p->slice_sizes[1] * elem_size, indices,
+       p->index_dtype == HLX_DTYPE_S64, n, result);
+    return;
+  }
+  hlx_ref_gather(p, elem_size, operand, indices, result);
+}
+
+bool hlx_scatter_is_row_update(const hlx_scatter_params_t* p, int64_t* n) {
+  int32_t br;
+  *n = scalar_indices(p->indices_rank, p->indices_dims, p->index_vector_dim,
+                      p->index_dtype, &br);
+  return *n >= 0 && p->input_rank == 2 && p->num_batching == 0 &&
+         p->num_inserted == 1 && p->inserted_window_dims[0] == 0 &&
+         p->num_scatter_dims == 1 && p->scatter_dims_to_operand_dims[0] == 0 &&
+         p->num_update_window_dims == 1 && p->update_rank == br + 1 &&
+         p->update_window_dims[0] == br &&
+         p->update_dims[br] <= p->input_dims[1];
+}
+
+bool hlx_scatter(const hlx_scatter_params_t* p, hlx_scatter_combiner_t comb,
+                 hlx_dtype_t t, const void* indices, const void* updates,
+                 void* out) {
+  int64_t n;
+  hlx_scatter_add_rows_fn fn = NULL;
+  for (int lv = hlx_cpu_max_isa(); lv > HLX_ISA_REFERENCE && !fn; lv--)
+    fn = g_scatter_add[lv];
+  if (fn && !comb.replace && comb.op == HLX_REDUCE_ADD &&
+      t == HLX_DTYPE_F32 && hlx_scatter_is_row_update(p, &n)) {
+    fn((float*)out, p->input_dims[0], p->input_dims[1],
+       p->update_dims[p->update_rank - 1], indices,
+       p->index_dtype == HLX_DTYPE_S64, n, (const float*)updates);
+    return true;
+  }
+  return hlx_ref_scatter(p, comb, t, indices, updates, out);
+}

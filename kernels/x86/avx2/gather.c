@@ -1,0 +1,7 @@
+/* Embedding gather / scatter-add kernels, avx2 build (see
+ * kernels/x86/gather_impl.h). */
+#include <stdbool.h>
+
+#include "kernels/x86/avx2/vec.h"
+#include "kernels/simd.h"
+#include "kernels/x86/gather_impl.h"
