@@ -15,6 +15,7 @@
 
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
+#include "kernels/dispatch.h" /* hlx_reduce_window: SIMD pooling */
 #include "kernels/window.h"
 
 /* ---- shared helpers ------------------------------------------------------ */
@@ -173,7 +174,7 @@ static hlx_status_t run_reduce_window(const void* args, void* const* in,
                                       void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const rw_kernel_args_t* a = args;
-  if (!hlx_ref_reduce_window(a->op, a->dtype, &a->w, in[0], in[1], out[0]))
+  if (!hlx_reduce_window(a->op, a->dtype, &a->w, in[0], in[1], out[0]))
     return hlx_status_oom();
   return NULL;
 }
