@@ -14,34 +14,16 @@
  * take one deep-copy its block into a region of the builder's function, so
  * one computation can serve many ops and builders. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/internal.h"
+#include "api/builder_internal.h"
 #include "base/float_formats.h"
 
-struct hlx_builder_t {
-  hlx_module_t* module; /* owned until built */
-  hlx_func_t* func;
-  hlx_block_t* block;
-  hlx_op_t** ops; /* malloc'd; copied into the arena at build */
-  int32_t num_ops, cap_ops;
-  hlx_value_t** values; /* builder id -> value (malloc'd) */
-  uint32_t num_values, cap_values;
-  hlx_value_t** params; /* by parameter index, NULL = not declared */
-  int32_t cap_params;
-  hlx_status_t err; /* the latched first error */
-  bool spent;       /* built: only destroy remains */
-};
-
-struct hlx_computation_t {
-  hlx_module_t* module; /* one function; its body ends with func.return */
-  const hlx_func_t* func;
-};
-
 /* ---- errors ---------------------------------------------------------------- */
-static hlx_status_t copy_status(hlx_status_t s) {
+hlx_status_t hlx_bld_copy_status(hlx_status_t s) {
   if (!s) return NULL;
   if (s == hlx_status_oom()) return s;
   return hlx_make_status(hlx_status_code(s), "%s", hlx_status_message(s));
@@ -49,14 +31,13 @@ static hlx_status_t copy_status(hlx_status_t s) {
 
 /* Latches (if first) and returns a copy for the caller. */
 static hlx_status_t latch(hlx_builder_t* b, hlx_status_t s) {
+  if (b->no_latch) return s;
   if (!b->err) b->err = s;
   else hlx_status_free(s);
-  return copy_status(b->err);
+  return hlx_bld_copy_status(b->err);
 }
 
-static hlx_status_t fail(hlx_builder_t* b, const char* op, const char* fmt, ...)
-    HLX_PRINTF(3, 4);
-static hlx_status_t fail(hlx_builder_t* b, const char* op, const char* fmt,
+hlx_status_t hlx_bld_fail(hlx_builder_t* b, const char* op, const char* fmt,
                          ...) {
   char msg[512];
   va_list ap;
@@ -67,28 +48,14 @@ static hlx_status_t fail(hlx_builder_t* b, const char* op, const char* fmt,
                                   msg));
 }
 
-static hlx_status_t oom(hlx_builder_t* b) { return latch(b, hlx_status_oom()); }
-
-/* Common prologue of every op call. */
-#define BEGIN(b, out, opname)                                              \
-  do {                                                                     \
-    if (out) *(out) = HLX_BUILDER_NO_VALUE;                                \
-    if (!(b))                                                              \
-      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,                  \
-                             "%s: NULL builder", opname);                  \
-    if ((b)->spent)                                                        \
-      return hlx_make_status(HLX_STATUS_FAILED_PRECONDITION,               \
-                             "%s: the builder was already built", opname); \
-    if ((b)->err) return copy_status((b)->err);                            \
-    if (!(out)) return fail(b, opname, "NULL out_value");                  \
-  } while (0)
+hlx_status_t hlx_bld_oom(hlx_builder_t* b) { return latch(b, hlx_status_oom()); }
 
 /* ---- arena helpers ------------------------------------------------------------ */
-static void* balloc(hlx_builder_t* b, size_t n) {
+void* hlx_bld_balloc(hlx_builder_t* b, size_t n) {
   return hlx_arena_alloc(&b->module->arena, n ? n : 1);
 }
 
-static hlx_type_t* tensor_type(hlx_arena_t* a, hlx_dtype_t dt, int32_t rank,
+hlx_type_t* hlx_bld_tensor_type(hlx_arena_t* a, hlx_dtype_t dt, int32_t rank,
                                const int64_t* dims) {
   hlx_type_t* t = hlx_arena_alloc(a, sizeof(*t));
   if (!t) return NULL;
@@ -101,36 +68,36 @@ static hlx_type_t* tensor_type(hlx_arena_t* a, hlx_dtype_t dt, int32_t rank,
   return t;
 }
 
-static hlx_attr_t* attr_new(hlx_builder_t* b, hlx_attr_kind_t k) {
-  hlx_attr_t* a = balloc(b, sizeof(*a));
+hlx_attr_t* hlx_bld_attr_new(hlx_builder_t* b, hlx_attr_kind_t k) {
+  hlx_attr_t* a = hlx_bld_balloc(b, sizeof(*a));
   if (a) a->kind = k;
   return a;
 }
 
 /* array<i64: ...> (or, inside a struct, [...]): type NULL as the parser
  * makes it. */
-static hlx_attr_t* attr_i64s(hlx_builder_t* b, const int64_t* v, int32_t n) {
-  hlx_attr_t* a = attr_new(b, HLX_ATTR_I64_ARRAY);
+hlx_attr_t* hlx_bld_attr_i64s(hlx_builder_t* b, const int64_t* v, int32_t n) {
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_I64_ARRAY);
   if (!a) return NULL;
   a->count = n;
-  a->ints = balloc(b, sizeof(int64_t) * (size_t)n);
+  a->ints = hlx_bld_balloc(b, sizeof(int64_t) * (size_t)n);
   if (!a->ints) return NULL;
   if (n > 0) memcpy(a->ints, v, sizeof(int64_t) * (size_t)n);
   return a;
 }
 
 /* `v : i64` / `v : i32`: type is a rank-0 tensor type of that dtype. */
-static hlx_attr_t* attr_int(hlx_builder_t* b, int64_t v, hlx_dtype_t dt) {
-  hlx_attr_t* a = attr_new(b, HLX_ATTR_INT);
+hlx_attr_t* hlx_bld_attr_int(hlx_builder_t* b, int64_t v, hlx_dtype_t dt) {
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_INT);
   if (!a) return NULL;
   a->i = v;
-  a->type = tensor_type(&b->module->arena, dt, 0, NULL);
+  a->type = hlx_bld_tensor_type(&b->module->arena, dt, 0, NULL);
   return a->type ? a : NULL;
 }
 
-static hlx_attr_t* attr_enum(hlx_builder_t* b, const char* kind,
+hlx_attr_t* hlx_bld_attr_enum(hlx_builder_t* b, const char* kind,
                              const char* value) {
-  hlx_attr_t* a = attr_new(b, HLX_ATTR_ENUM);
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_ENUM);
   if (!a) return NULL;
   a->str = kind; /* static strings */
   a->enum_value = value;
@@ -150,7 +117,7 @@ static bool grow(void** p, size_t elem, size_t need, size_t* cap) {
 }
 
 /* Registers v under a new builder id. */
-static bool add_value(hlx_builder_t* b, hlx_value_t* v, uint32_t* id) {
+bool hlx_bld_add_value(hlx_builder_t* b, hlx_value_t* v, uint32_t* id) {
   size_t cap = b->cap_values;
   if (b->num_values >= HLX_BUILDER_NO_VALUE - 1 ||
       !grow((void**)&b->values, sizeof(hlx_value_t*), b->num_values + 1, &cap))
@@ -163,21 +130,17 @@ static bool add_value(hlx_builder_t* b, hlx_value_t* v, uint32_t* id) {
 
 static hlx_value_t* new_ir_value(hlx_builder_t* b, hlx_type_t* t) {
   if (b->func->num_values == INT32_MAX) return NULL;
-  hlx_value_t* v = balloc(b, sizeof(*v));
+  hlx_value_t* v = hlx_bld_balloc(b, sizeof(*v));
   if (!v) return NULL;
   v->type = t;
   v->id = b->func->num_values++;
   return v;
 }
 
-typedef struct named_t {
-  const char* name;
-  hlx_attr_t* value;
-} named_t;
 
 /* Appends one op with results of the given types; returns it (NULL = out of
  * memory). Operands must belong to the builder's function. */
-static hlx_op_t* emit(hlx_builder_t* b, hlx_opcode_t code,
+hlx_op_t* hlx_bld_emit(hlx_builder_t* b, hlx_opcode_t code,
                       hlx_value_t* const* operands, int32_t nops,
                       hlx_type_t* const* rtypes, int32_t nres,
                       const named_t* attrs, int32_t nattrs) {
@@ -185,16 +148,16 @@ static hlx_op_t* emit(hlx_builder_t* b, hlx_opcode_t code,
     if (!attrs[i].value) return NULL; /* an attribute failed to allocate */
   for (int32_t i = 0; i < nres; i++)
     if (!rtypes[i]) return NULL;
-  hlx_op_t* op = balloc(b, sizeof(*op));
+  hlx_op_t* op = hlx_bld_balloc(b, sizeof(*op));
   if (!op) return NULL;
   op->code = code;
   op->name = hlx_opcode_name(code);
   op->num_operands = nops;
-  op->operands = balloc(b, sizeof(hlx_value_t*) * (size_t)nops);
+  op->operands = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)nops);
   op->num_results = nres;
-  op->results = balloc(b, sizeof(hlx_value_t*) * (size_t)nres);
+  op->results = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)nres);
   op->num_attrs = nattrs;
-  op->attrs = balloc(b, sizeof(hlx_named_attr_t) * (size_t)nattrs);
+  op->attrs = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * (size_t)nattrs);
   if (!op->operands || !op->results || !op->attrs) return NULL;
   for (int32_t i = 0; i < nops; i++) op->operands[i] = operands[i];
   for (int32_t i = 0; i < nattrs; i++) {
@@ -217,37 +180,37 @@ static hlx_op_t* emit(hlx_builder_t* b, hlx_opcode_t code,
   return op;
 }
 
-/* emit() for one result, registering it and writing its id. */
-static hlx_status_t emit1(hlx_builder_t* b, hlx_opcode_t code,
+/* hlx_bld_emit() for one result, registering it and writing its id. */
+hlx_status_t hlx_bld_emit1(hlx_builder_t* b, hlx_opcode_t code,
                           hlx_value_t* const* operands, int32_t nops,
                           hlx_type_t* rtype, const named_t* attrs,
                           int32_t nattrs, hlx_value_t** out_v, uint32_t* out) {
-  hlx_op_t* op = emit(b, code, operands, nops, &rtype, 1, attrs, nattrs);
-  if (!op) return oom(b);
+  hlx_op_t* op = hlx_bld_emit(b, code, operands, nops, &rtype, 1, attrs, nattrs);
+  if (!op) return hlx_bld_oom(b);
   uint32_t id;
-  if (!add_value(b, op->results[0], &id)) return oom(b);
+  if (!hlx_bld_add_value(b, op->results[0], &id)) return hlx_bld_oom(b);
   if (out_v) *out_v = op->results[0];
   if (out) *out = id;
   return NULL;
 }
 
 /* Looks up an operand id; `role` names it in errors ("lhs", "operand"). */
-static hlx_status_t get_value(hlx_builder_t* b, const char* op,
+hlx_status_t hlx_bld_get_value(hlx_builder_t* b, const char* op,
                               const char* role, uint32_t id,
                               hlx_value_t** v) {
   if (id >= b->num_values)
-    return fail(b, op, "%s: %u is not a value of this builder (it has %u)",
+    return hlx_bld_fail(b, op, "%s: %u is not a value of this builder (it has %u)",
                 role, id, b->num_values);
   *v = b->values[id];
   return NULL;
 }
 
-static hlx_status_t get_tensor(hlx_builder_t* b, const char* op,
+hlx_status_t hlx_bld_get_tensor(hlx_builder_t* b, const char* op,
                                const char* role, uint32_t id,
                                hlx_value_t** v) {
-  HLX_RETURN_IF_ERROR(get_value(b, op, role, id, v));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, op, role, id, v));
   if ((*v)->type->kind != HLX_TYPE_TENSOR)
-    return fail(b, op, "%s must be a tensor, not a tuple or token", role);
+    return hlx_bld_fail(b, op, "%s must be a tensor, not a tuple or token", role);
   return NULL;
 }
 
@@ -264,15 +227,15 @@ static void shape_str(const hlx_type_t* t, char* buf, size_t n) {
 
 static hlx_status_t check_desc(hlx_builder_t* b, const char* op,
                                const hlx_tensor_desc_t* d) {
-  if (!d) return fail(b, op, "NULL shape");
+  if (!d) return hlx_bld_fail(b, op, "NULL shape");
   if (d->element_type <= HLX_DTYPE_INVALID || d->element_type >= HLX_DTYPE_COUNT)
-    return fail(b, op, "unknown element type %d", (int)d->element_type);
+    return hlx_bld_fail(b, op, "unknown element type %d", (int)d->element_type);
   if (d->rank < 0 || d->rank > HLX_MAX_DIMS)
-    return fail(b, op, "rank %d is out of range 0..%d", (int)d->rank,
+    return hlx_bld_fail(b, op, "rank %d is out of range 0..%d", (int)d->rank,
                 HLX_MAX_DIMS);
   for (int32_t i = 0; i < d->rank; i++)
     if (d->dims[i] < 0)
-      return fail(b, op, "dimension %d has negative size %lld", (int)i,
+      return hlx_bld_fail(b, op, "dimension %d has negative size %lld", (int)i,
                   (long long)d->dims[i]);
   return NULL;
 }
@@ -322,6 +285,36 @@ hlx_status_t hlx_builder_create(const char* name, hlx_builder_t** out_builder) {
   return NULL;
 }
 
+void hlx_builder_options_init(hlx_builder_options_t* o) {
+  if (!o) return;
+  memset(o, 0, sizeof(*o));
+  o->struct_size = sizeof(*o);
+  o->latch_errors = true;
+}
+
+hlx_status_t hlx_builder_create_with_options(
+    const hlx_builder_options_t* options, hlx_builder_t** out_builder) {
+  hlx_builder_options_t o;
+  hlx_builder_options_init(&o);
+  if (options) {
+    /* Older callers pass a shorter struct: read only what they set. */
+    if (options->struct_size < offsetof(hlx_builder_options_t, name) +
+                                   sizeof(o.name) ||
+        options->struct_size > sizeof(o)) {
+      if (out_builder) *out_builder = NULL;
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_builder_create_with_options: struct_size "
+                             "%zu is not that of hlx_builder_options_t "
+                             "(call hlx_builder_options_init)",
+                             options->struct_size);
+    }
+    memcpy(&o, options, options->struct_size);
+  }
+  HLX_RETURN_IF_ERROR(hlx_builder_create(o.name, out_builder));
+  (*out_builder)->no_latch = !o.latch_errors;
+  return NULL;
+}
+
 void hlx_builder_destroy(hlx_builder_t* b) {
   if (!b) return;
   hlx_module_destroy(b->module);
@@ -333,10 +326,10 @@ void hlx_builder_destroy(hlx_builder_t* b) {
 }
 
 hlx_status_t hlx_builder_first_error(const hlx_builder_t* b) {
-  return b ? copy_status(b->err) : NULL;
+  return b ? hlx_bld_copy_status(b->err) : NULL;
 }
 
-static void desc_of(const hlx_type_t* t, hlx_tensor_desc_t* d) {
+void hlx_bld_desc_of(const hlx_type_t* t, hlx_tensor_desc_t* d) {
   memset(d, 0, sizeof(*d));
   d->element_type = (hlx_element_type_t)t->dtype;
   d->rank = t->rank;
@@ -358,7 +351,7 @@ hlx_status_t hlx_builder_get_desc(const hlx_builder_t* b, uint32_t value,
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_builder_get_desc: value %u is not a tensor",
                            value);
-  desc_of(t, out_desc);
+  hlx_bld_desc_of(t, out_desc);
   return NULL;
 }
 
@@ -370,16 +363,16 @@ static hlx_status_t finish(hlx_builder_t* b, const char* what,
   if (b->spent)
     return hlx_make_status(HLX_STATUS_FAILED_PRECONDITION,
                            "%s: the builder was already built", what);
-  if (b->err) return copy_status(b->err);
+  if (b->err) return hlx_bld_copy_status(b->err);
   if (num_roots < 1 || !roots)
-    return fail(b, what, "at least one root value is needed");
-  hlx_value_t** rv = balloc(b, sizeof(hlx_value_t*) * (size_t)num_roots);
-  hlx_type_t** rt = balloc(b, sizeof(hlx_type_t*) * (size_t)num_roots);
-  if (!rv || !rt) return oom(b);
+    return hlx_bld_fail(b, what, "at least one root value is needed");
+  hlx_value_t** rv = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)num_roots);
+  hlx_type_t** rt = hlx_bld_balloc(b, sizeof(hlx_type_t*) * (size_t)num_roots);
+  if (!rv || !rt) return hlx_bld_oom(b);
   for (int32_t i = 0; i < num_roots; i++) {
     char role[32];
     snprintf(role, sizeof role, "root %d", (int)i);
-    HLX_RETURN_IF_ERROR(get_value(b, what, role, roots[i], &rv[i]));
+    HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, what, role, roots[i], &rv[i]));
     rt[i] = rv[i]->type;
   }
   int32_t nparams = 0;
@@ -387,30 +380,30 @@ static hlx_status_t finish(hlx_builder_t* b, const char* what,
     if (b->params[i]) nparams = i + 1;
   for (int32_t i = 0; i < nparams; i++)
     if (!b->params[i])
-      return fail(b, what,
+      return hlx_bld_fail(b, what,
                   "parameter %d is missing (parameters must be numbered "
                   "0..%d without gaps)",
                   (int)i, (int)nparams - 1);
   hlx_block_t* blk = b->block;
-  blk->args = balloc(b, sizeof(hlx_value_t*) * (size_t)nparams);
+  blk->args = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)nparams);
   hlx_func_t* f = b->func;
-  f->arg_attrs = balloc(b, sizeof(hlx_named_attr_t*) * (size_t)nparams);
-  f->num_arg_attrs = balloc(b, sizeof(int32_t) * (size_t)nparams);
-  f->result_attrs = balloc(b, sizeof(hlx_named_attr_t*) * (size_t)num_roots);
-  f->num_result_attrs = balloc(b, sizeof(int32_t) * (size_t)num_roots);
+  f->arg_attrs = hlx_bld_balloc(b, sizeof(hlx_named_attr_t*) * (size_t)nparams);
+  f->num_arg_attrs = hlx_bld_balloc(b, sizeof(int32_t) * (size_t)nparams);
+  f->result_attrs = hlx_bld_balloc(b, sizeof(hlx_named_attr_t*) * (size_t)num_roots);
+  f->num_result_attrs = hlx_bld_balloc(b, sizeof(int32_t) * (size_t)num_roots);
   if (!blk->args || !f->arg_attrs || !f->num_arg_attrs || !f->result_attrs ||
       !f->num_result_attrs)
-    return oom(b);
+    return hlx_bld_oom(b);
   for (int32_t i = 0; i < nparams; i++) {
     blk->args[i] = b->params[i];
     b->params[i]->index = i;
   }
-  hlx_op_t* ret = emit(b, term, rv, num_roots, NULL, 0, NULL, 0);
-  if (!ret) return oom(b);
-  hlx_op_t** ops = balloc(b, sizeof(hlx_op_t*) * (size_t)b->num_ops);
+  hlx_op_t* ret = hlx_bld_emit(b, term, rv, num_roots, NULL, 0, NULL, 0);
+  if (!ret) return hlx_bld_oom(b);
+  hlx_op_t** ops = hlx_bld_balloc(b, sizeof(hlx_op_t*) * (size_t)b->num_ops);
   if (!ops) {
     b->num_ops--; /* drop the terminator again */
-    return oom(b);
+    return hlx_bld_oom(b);
   }
   memcpy(ops, b->ops, sizeof(hlx_op_t*) * (size_t)b->num_ops);
   blk->num_args = nparams;
@@ -424,7 +417,7 @@ static hlx_status_t finish(hlx_builder_t* b, const char* what,
 
 static hlx_status_t attach_func(hlx_builder_t* b) {
   hlx_module_t* m = b->module;
-  m->funcs = balloc(b, sizeof(hlx_func_t*));
+  m->funcs = hlx_bld_balloc(b, sizeof(hlx_func_t*));
   if (!m->funcs) return hlx_status_oom();
   m->funcs[0] = b->func;
   m->num_funcs = 1;
@@ -705,9 +698,12 @@ static hlx_block_t* clone_block(cloner_t* c, const hlx_block_t* src,
   return c->oom ? NULL : blk;
 }
 
-/* A copy of the computation's body as a region of a new op's. */
-static hlx_region_t* clone_computation(hlx_builder_t* b,
-                                       const hlx_computation_t* comp) {
+/* A copy of the computation's body as a region of a new op's. With
+ * outer_args, the region takes no arguments: uses of the computation's
+ * parameter i become uses of outer_args[i] (if/case branches capture). */
+static hlx_region_t* clone_region(hlx_builder_t* b,
+                                  const hlx_computation_t* comp,
+                                  hlx_value_t* const* outer_args) {
   cloner_t c = {&b->module->arena, b->func, NULL, comp->func->num_values, false};
   c.map = calloc((size_t)(c.nmap ? c.nmap : 1), sizeof(hlx_value_t*));
   hlx_region_t* r = hlx_arena_alloc(c.a, sizeof(*r));
@@ -718,9 +714,83 @@ static hlx_region_t* clone_computation(hlx_builder_t* b,
   }
   r->num_blocks = 1;
   r->blocks = blocks;
-  blocks[0] = clone_block(&c, comp->func->body->blocks[0], r, true);
+  const hlx_block_t* src = comp->func->body->blocks[0];
+  if (outer_args) {
+    hlx_block_t tmp = *src; /* the same block without its arguments */
+    for (int32_t i = 0; i < src->num_args; i++)
+      c.map[src->args[i]->id] = outer_args[i];
+    tmp.num_args = 0;
+    src = &tmp;
+    blocks[0] = clone_block(&c, src, r, true);
+  } else {
+    blocks[0] = clone_block(&c, src, r, true);
+  }
   free(c.map);
   return c.oom || !blocks[0] ? NULL : r;
+}
+
+hlx_region_t* hlx_bld_clone_computation(hlx_builder_t* b,
+                                        const hlx_computation_t* comp) {
+  return clone_region(b, comp, NULL);
+}
+
+hlx_region_t* hlx_bld_clone_computation_captured(
+    hlx_builder_t* b, const hlx_computation_t* comp,
+    hlx_value_t* const* outer_args) {
+  return clone_region(b, comp, outer_args);
+}
+
+hlx_status_t hlx_bld_attach_regions(hlx_builder_t* b, hlx_op_t* op,
+                                    const hlx_computation_t* const* comps,
+                                    hlx_value_t* const* const* captured,
+                                    int32_t n) {
+  op->regions = hlx_bld_balloc(b, sizeof(hlx_region_t*) * (size_t)n);
+  if (!op->regions) return hlx_bld_oom(b);
+  for (int32_t i = 0; i < n; i++) {
+    hlx_region_t* r = clone_region(b, comps[i], captured ? captured[i] : NULL);
+    if (!r) return hlx_bld_oom(b);
+    r->parent = op;
+    op->regions[i] = r;
+  }
+  op->num_regions = n;
+  return NULL;
+}
+
+/* dense<...> : tensor<rows x cols x i64> (cols < 0: rank 1 of rows). */
+hlx_attr_t* hlx_bld_attr_dense_i64(hlx_builder_t* b, const int64_t* v,
+                                   int64_t rows, int64_t cols) {
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_DENSE);
+  if (!a) return NULL;
+  int64_t dims[2] = {rows, cols};
+  a->type = hlx_bld_tensor_type(&b->module->arena, HLX_DTYPE_S64,
+                                cols < 0 ? 1 : 2, dims);
+  int64_t n = rows * (cols < 0 ? 1 : cols);
+  a->dense_bytes = sizeof(int64_t) * (size_t)n;
+  a->dense = hlx_bld_balloc(b, a->dense_bytes);
+  if (!a->type || !a->dense) return NULL;
+  if (n > 0) memcpy(a->dense, v, a->dense_bytes);
+  return a;
+}
+
+hlx_attr_t* hlx_bld_attr_bool(hlx_builder_t* b, bool v) {
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_BOOL);
+  if (a) a->b = v;
+  return a;
+}
+
+hlx_attr_t* hlx_bld_attr_string(hlx_builder_t* b, const char* str) {
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_STRING);
+  if (!a) return NULL;
+  a->len = str ? strlen(str) : 0;
+  a->str = hlx_arena_strndup(&b->module->arena, str ? str : "", a->len);
+  return a->str ? a : NULL;
+}
+
+hlx_status_t hlx_bld_register_results(hlx_builder_t* b, hlx_op_t* op,
+                                      uint32_t* ids) {
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (!hlx_bld_add_value(b, op->results[i], &ids[i])) return hlx_bld_oom(b);
+  return NULL;
 }
 
 /* ---- parameters and constants ------------------------------------------------------ */
@@ -731,30 +801,30 @@ hlx_status_t hlx_builder_parameter(hlx_builder_t* b, int32_t index,
   BEGIN(b, out_value, kOp);
   HLX_RETURN_IF_ERROR(check_desc(b, kOp, desc));
   if (index < 0 || index > (1 << 20))
-    return fail(b, kOp, "index %d is out of range", (int)index);
+    return hlx_bld_fail(b, kOp, "index %d is out of range", (int)index);
   if (index < b->cap_params && b->params[index])
-    return fail(b, kOp, "index %d is declared twice", (int)index);
+    return hlx_bld_fail(b, kOp, "index %d is declared twice", (int)index);
   if (index >= b->cap_params) {
     size_t nc = (size_t)index + 8;
     hlx_value_t** p = realloc(b->params, nc * sizeof(*p));
-    if (!p) return oom(b);
+    if (!p) return hlx_bld_oom(b);
     for (size_t i = (size_t)b->cap_params; i < nc; i++) p[i] = NULL;
     b->params = p;
     b->cap_params = (int32_t)nc;
   }
-  hlx_type_t* t = tensor_type(&b->module->arena,
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena,
                               (hlx_dtype_t)desc->element_type, desc->rank,
                               desc->dims);
   hlx_value_t* v = t ? new_ir_value(b, t) : NULL;
-  if (!v) return oom(b);
+  if (!v) return hlx_bld_oom(b);
   v->block = b->block;
   v->index = index;
   if (name && name[0]) {
     v->name = hlx_arena_strndup(&b->module->arena, name, strlen(name));
-    if (!v->name) return oom(b);
+    if (!v->name) return hlx_bld_oom(b);
   }
   uint32_t id;
-  if (!add_value(b, v, &id)) return oom(b);
+  if (!hlx_bld_add_value(b, v, &id)) return hlx_bld_oom(b);
   b->params[index] = v;
   *out_value = id;
   return NULL;
@@ -768,23 +838,23 @@ static hlx_status_t constant_bytes(hlx_builder_t* b, const char* op,
   int64_t n = count_of(desc->dims, desc->rank);
   size_t esz = hlx_dtype_size(dt);
   if (n < 0 || (uint64_t)n > ((uint64_t)1 << 40) / esz)
-    return fail(b, op, "the constant has too many elements");
+    return hlx_bld_fail(b, op, "the constant has too many elements");
   size_t bytes = (size_t)n * esz;
-  if (bytes > 0 && !data) return fail(b, op, "data is NULL for %lld elements",
+  if (bytes > 0 && !data) return hlx_bld_fail(b, op, "data is NULL for %lld elements",
                                       (long long)n);
-  hlx_type_t* t = tensor_type(&b->module->arena, dt, desc->rank, desc->dims);
-  hlx_attr_t* a = attr_new(b, HLX_ATTR_DENSE);
-  if (!t || !a) return oom(b);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, dt, desc->rank, desc->dims);
+  hlx_attr_t* a = hlx_bld_attr_new(b, HLX_ATTR_DENSE);
+  if (!t || !a) return hlx_bld_oom(b);
   a->type = t;
   a->dense_bytes = bytes;
-  a->dense = balloc(b, bytes);
-  if (!a->dense) return oom(b);
+  a->dense = hlx_bld_balloc(b, bytes);
+  if (!a->dense) return hlx_bld_oom(b);
   if (bytes) memcpy(a->dense, data, bytes);
   if (dt == HLX_DTYPE_PRED) /* one byte per element, 0 or 1 */
     for (size_t i = 0; i < bytes; i++)
       ((uint8_t*)a->dense)[i] = ((uint8_t*)a->dense)[i] != 0;
   named_t attrs[] = {{"value", a}};
-  return emit1(b, HLX_OP_CONSTANT, NULL, 0, t, attrs, 1, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_CONSTANT, NULL, 0, t, attrs, 1, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_constant(hlx_builder_t* b,
@@ -858,7 +928,7 @@ hlx_status_t hlx_builder_constant_scalar(hlx_builder_t* b,
   unsigned char bytes[16] = {0};
   if (t <= HLX_DTYPE_INVALID || t >= HLX_DTYPE_COUNT ||
       !scalar_from_double((hlx_dtype_t)t, value, bytes))
-    return fail(b, kOp, "unknown element type %d", (int)t);
+    return hlx_bld_fail(b, kOp, "unknown element type %d", (int)t);
   hlx_tensor_desc_t d = {0};
   d.element_type = t;
   return constant_bytes(b, kOp, &d, bytes, out_value);
@@ -930,22 +1000,22 @@ hlx_status_t hlx_builder_unary(hlx_builder_t* b, hlx_unary_op_t op,
   BEGIN(b, out_value, "unary");
   if ((int)op < 0 || (size_t)op >= sizeof kUnary / sizeof kUnary[0] ||
       !kUnary[op].name)
-    return fail(b, "unary", "unknown unary op %d", (int)op);
+    return hlx_bld_fail(b, "unary", "unknown unary op %d", (int)op);
   const unary_info_t* u = &kUnary[op];
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, u->name, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, u->name, "operand", operand, &x));
   hlx_dtype_t dt = x->type->dtype;
   if (!(kind_of(dt) & u->kinds))
-    return fail(b, u->name, "operand element type %s is not %s", dt_name(dt),
+    return hlx_bld_fail(b, u->name, "operand element type %s is not %s", dt_name(dt),
                 kinds_text(u->kinds));
   hlx_dtype_t rdt = dt;
   if (op == HLX_UNARY_IS_FINITE) rdt = HLX_DTYPE_PRED;
   if (op == HLX_UNARY_REAL || op == HLX_UNARY_IMAG ||
       (op == HLX_UNARY_ABS && hlx_dtype_is_complex(dt)))
     rdt = hlx_dtype_complex_part(dt);
-  hlx_type_t* t = tensor_type(&b->module->arena, rdt, x->type->rank, x->type->dims);
-  if (!t) return oom(b);
-  return emit1(b, u->code, &x, 1, t, NULL, 0, NULL, out_value);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, rdt, x->type->rank, x->type->dims);
+  if (!t) return hlx_bld_oom(b);
+  return hlx_bld_emit1(b, u->code, &x, 1, t, NULL, 0, NULL, out_value);
 }
 
 typedef struct binary_info_t {
@@ -980,11 +1050,11 @@ static const binary_info_t kBinary[] = {
 static hlx_status_t emit_bcast(hlx_builder_t* b, hlx_value_t* v,
                                const int64_t* dims, int32_t rank,
                                const int64_t* map, hlx_value_t** out) {
-  hlx_type_t* t = tensor_type(&b->module->arena, v->type->dtype, rank, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"broadcast_dimensions", attr_i64s(b, map, v->type->rank)}};
-  hlx_op_t* op = emit(b, HLX_OP_BROADCAST_IN_DIM, &v, 1, &t, 1, attrs, 1);
-  if (!op) return oom(b);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, v->type->dtype, rank, dims);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"broadcast_dimensions", hlx_bld_attr_i64s(b, map, v->type->rank)}};
+  hlx_op_t* op = hlx_bld_emit(b, HLX_OP_BROADCAST_IN_DIM, &v, 1, &t, 1, attrs, 1);
+  if (!op) return hlx_bld_oom(b);
   *out = op->results[0];
   return NULL;
 }
@@ -1000,11 +1070,11 @@ static hlx_status_t broadcast_pair(hlx_builder_t* b, const char* op,
   const hlx_type_t* rt = (*r)->type;
   int64_t lmap[HLX_MAX_RANK], rmap[HLX_MAX_RANK];
   if (nbd < 0 || (nbd > 0 && !bd))
-    return fail(b, op, "broadcast_dimensions: bad count %d", (int)nbd);
+    return hlx_bld_fail(b, op, "broadcast_dimensions: bad count %d", (int)nbd);
   if (lt->rank == rt->rank) {
     for (int32_t i = 0; i < nbd; i++)
       if (nbd != lt->rank || bd[i] != i)
-        return fail(b, op,
+        return hlx_bld_fail(b, op,
                     "broadcast_dimensions must be empty or the identity for "
                     "operands of equal rank %d",
                     (int)lt->rank);
@@ -1012,7 +1082,7 @@ static hlx_status_t broadcast_pair(hlx_builder_t* b, const char* op,
     for (int32_t i = 0; i < lt->rank; i++) {
       int64_t x = lt->dims[i], y = rt->dims[i];
       if (x != y && x != 1 && y != 1)
-        return fail(b, op,
+        return hlx_bld_fail(b, op,
                     "dimension %d: lhs has size %lld, rhs has size %lld (sizes "
                     "must match or one must be 1)",
                     (int)i, (long long)x, (long long)y);
@@ -1033,28 +1103,28 @@ static hlx_status_t broadcast_pair(hlx_builder_t* b, const char* op,
     }
     if (st->rank > 0 || nbd > 0) {
       if (nbd == 0)
-        return fail(b, op,
+        return hlx_bld_fail(b, op,
                     "operands of different ranks (lhs %d, rhs %d) need "
                     "broadcast_dimensions unless one is a scalar",
                     (int)lt->rank, (int)rt->rank);
       if (nbd != st->rank)
-        return fail(b, op,
+        return hlx_bld_fail(b, op,
                     "broadcast_dimensions has %d entries, the lower-rank "
                     "operand (%s) has rank %d",
                     (int)nbd, sname, (int)st->rank);
       for (int32_t i = 0; i < nbd; i++) {
         if (bd[i] < 0 || bd[i] >= bt->rank)
-          return fail(b, op,
+          return hlx_bld_fail(b, op,
                       "broadcast_dimensions[%d] = %lld is out of range for "
                       "rank %d",
                       (int)i, (long long)bd[i], (int)bt->rank);
         if (i > 0 && bd[i] <= bd[i - 1])
-          return fail(b, op, "broadcast_dimensions must be strictly increasing");
+          return hlx_bld_fail(b, op, "broadcast_dimensions must be strictly increasing");
       }
       for (int32_t i = 0; i < nbd; i++) {
         int64_t x = st->dims[i], y = bt->dims[bd[i]];
         if (x != y && x != 1 && y != 1)
-          return fail(b, op,
+          return hlx_bld_fail(b, op,
                       "%s dimension %d has size %lld, mapped to dimension %lld "
                       "of size %lld (sizes must match or one must be 1)",
                       sname, (int)i, (long long)x, (long long)bd[i],
@@ -1084,18 +1154,18 @@ hlx_status_t hlx_builder_binary(hlx_builder_t* b, hlx_binary_op_t op,
   BEGIN(b, out_value, "binary");
   if ((int)op < 0 || (size_t)op >= sizeof kBinary / sizeof kBinary[0] ||
       !kBinary[op].name)
-    return fail(b, "binary", "unknown binary op %d", (int)op);
+    return hlx_bld_fail(b, "binary", "unknown binary op %d", (int)op);
   const binary_info_t* bi = &kBinary[op];
   hlx_value_t *l = NULL, *r = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, bi->name, "lhs", lhs, &l));
-  HLX_RETURN_IF_ERROR(get_tensor(b, bi->name, "rhs", rhs, &r));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, bi->name, "lhs", lhs, &l));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, bi->name, "rhs", rhs, &r));
   hlx_dtype_t dt = l->type->dtype;
   if (dt != r->type->dtype)
-    return fail(b, bi->name, "element types differ: lhs %s, rhs %s",
+    return hlx_bld_fail(b, bi->name, "element types differ: lhs %s, rhs %s",
                 dt_name(dt), dt_name(r->type->dtype));
   if (!(kind_of(dt) & bi->kinds) ||
       (op == HLX_BINARY_COMPLEX && dt != HLX_DTYPE_F32 && dt != HLX_DTYPE_F64))
-    return fail(b, bi->name, "element type %s is not %s", dt_name(dt),
+    return hlx_bld_fail(b, bi->name, "element type %s is not %s", dt_name(dt),
                 op == HLX_BINARY_COMPLEX ? "f32 or f64" : kinds_text(bi->kinds));
   int64_t dims[HLX_MAX_RANK];
   int32_t rank;
@@ -1104,10 +1174,10 @@ hlx_status_t hlx_builder_binary(hlx_builder_t* b, hlx_binary_op_t op,
   hlx_dtype_t rdt = op == HLX_BINARY_COMPLEX
                         ? (dt == HLX_DTYPE_F32 ? HLX_DTYPE_C64 : HLX_DTYPE_C128)
                         : dt;
-  hlx_type_t* t = tensor_type(&b->module->arena, rdt, rank, dims);
-  if (!t) return oom(b);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, rdt, rank, dims);
+  if (!t) return hlx_bld_oom(b);
   hlx_value_t* ops[2] = {l, r};
-  return emit1(b, bi->code, ops, 2, t, NULL, 0, NULL, out_value);
+  return hlx_bld_emit1(b, bi->code, ops, 2, t, NULL, 0, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_compare(hlx_builder_t* b,
@@ -1120,13 +1190,13 @@ hlx_status_t hlx_builder_compare(hlx_builder_t* b,
   static const char* const kDirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
   BEGIN(b, out_value, kOp);
   if ((int)direction < 0 || (int)direction > 5)
-    return fail(b, kOp, "unknown comparison direction %d", (int)direction);
+    return hlx_bld_fail(b, kOp, "unknown comparison direction %d", (int)direction);
   hlx_value_t *l = NULL, *r = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "lhs", lhs, &l));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "rhs", rhs, &r));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "lhs", lhs, &l));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "rhs", rhs, &r));
   hlx_dtype_t dt = l->type->dtype;
   if (dt != r->type->dtype)
-    return fail(b, kOp, "element types differ: lhs %s, rhs %s", dt_name(dt),
+    return hlx_bld_fail(b, kOp, "element types differ: lhs %s, rhs %s", dt_name(dt),
                 dt_name(r->type->dtype));
   int64_t dims[HLX_MAX_RANK];
   int32_t rank;
@@ -1136,16 +1206,16 @@ hlx_status_t hlx_builder_compare(hlx_builder_t* b,
   const char* ctype = k == K_SINT ? "SIGNED"
                       : (k == K_UINT || k == K_PRED) ? "UNSIGNED"
                                                      : "FLOAT";
-  hlx_type_t* t = tensor_type(&b->module->arena, HLX_DTYPE_PRED, rank, dims);
-  if (!t) return oom(b);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, HLX_DTYPE_PRED, rank, dims);
+  if (!t) return hlx_bld_oom(b);
   named_t attrs[] = {
-      {"comparison_direction", attr_enum(b, "comparison_direction", kDirs[direction])},
-      {"compare_type", attr_enum(b, "comparison_type", ctype)}};
+      {"comparison_direction", hlx_bld_attr_enum(b, "comparison_direction", kDirs[direction])},
+      {"compare_type", hlx_bld_attr_enum(b, "comparison_type", ctype)}};
   hlx_value_t* ops[2] = {l, r};
-  return emit1(b, HLX_OP_COMPARE, ops, 2, t, attrs, 2, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_COMPARE, ops, 2, t, attrs, 2, NULL, out_value);
 }
 
-static bool same_dims(const hlx_type_t* a, const hlx_type_t* b) {
+bool hlx_bld_same_dims(const hlx_type_t* a, const hlx_type_t* b) {
   if (a->rank != b->rank) return false;
   for (int32_t i = 0; i < a->rank; i++)
     if (a->dims[i] != b->dims[i]) return false;
@@ -1158,22 +1228,22 @@ hlx_status_t hlx_builder_select(hlx_builder_t* b, uint32_t pred,
   static const char kOp[] = "select";
   BEGIN(b, out_value, kOp);
   hlx_value_t *p = NULL, *t = NULL, *f = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "pred", pred, &p));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "on_true", on_true, &t));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "on_false", on_false, &f));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "pred", pred, &p));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "on_true", on_true, &t));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "on_false", on_false, &f));
   if (p->type->dtype != HLX_DTYPE_PRED)
-    return fail(b, kOp, "pred must have element type i1, not %s",
+    return hlx_bld_fail(b, kOp, "pred must have element type i1, not %s",
                 dt_name(p->type->dtype));
   if (!hlx_type_equal(t->type, f->type)) {
     char x[128], y[128];
     shape_str(t->type, x, sizeof x);
     shape_str(f->type, y, sizeof y);
-    return fail(b, kOp, "on_true %s and on_false %s must have the same type", x, y);
+    return hlx_bld_fail(b, kOp, "on_true %s and on_false %s must have the same type", x, y);
   }
-  if (p->type->rank != 0 && !same_dims(p->type, t->type))
-    return fail(b, kOp, "pred must be rank 0 or have on_true's shape");
+  if (p->type->rank != 0 && !hlx_bld_same_dims(p->type, t->type))
+    return hlx_bld_fail(b, kOp, "pred must be rank 0 or have on_true's shape");
   hlx_value_t* ops[3] = {p, t, f};
-  return emit1(b, HLX_OP_SELECT, ops, 3, t->type, NULL, 0, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_SELECT, ops, 3, t->type, NULL, 0, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_clamp(hlx_builder_t* b, uint32_t min,
@@ -1182,20 +1252,20 @@ hlx_status_t hlx_builder_clamp(hlx_builder_t* b, uint32_t min,
   static const char kOp[] = "clamp";
   BEGIN(b, out_value, kOp);
   hlx_value_t *lo = NULL, *x = NULL, *hi = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "min", min, &lo));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "max", max, &hi));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "min", min, &lo));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "max", max, &hi));
   hlx_value_t* bounds[2] = {lo, hi};
   const char* names[2] = {"min", "max"};
   for (int k = 0; k < 2; k++) {
     if (bounds[k]->type->dtype != x->type->dtype)
-      return fail(b, kOp, "%s element type %s differs from operand's %s", names[k],
+      return hlx_bld_fail(b, kOp, "%s element type %s differs from operand's %s", names[k],
                   dt_name(bounds[k]->type->dtype), dt_name(x->type->dtype));
-    if (bounds[k]->type->rank != 0 && !same_dims(bounds[k]->type, x->type))
-      return fail(b, kOp, "%s must be rank 0 or have the operand's shape", names[k]);
+    if (bounds[k]->type->rank != 0 && !hlx_bld_same_dims(bounds[k]->type, x->type))
+      return hlx_bld_fail(b, kOp, "%s must be rank 0 or have the operand's shape", names[k]);
   }
   hlx_value_t* ops[3] = {lo, x, hi};
-  return emit1(b, HLX_OP_CLAMP, ops, 3, x->type, NULL, 0, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_CLAMP, ops, 3, x->type, NULL, 0, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_convert(hlx_builder_t* b, uint32_t operand,
@@ -1204,13 +1274,13 @@ hlx_status_t hlx_builder_convert(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "convert";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (new_type <= HLX_DTYPE_INVALID || new_type >= HLX_DTYPE_COUNT)
-    return fail(b, kOp, "unknown element type %d", (int)new_type);
-  hlx_type_t* t = tensor_type(&b->module->arena, (hlx_dtype_t)new_type,
+    return hlx_bld_fail(b, kOp, "unknown element type %d", (int)new_type);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, (hlx_dtype_t)new_type,
                               x->type->rank, x->type->dims);
-  if (!t) return oom(b);
-  return emit1(b, HLX_OP_CONVERT, &x, 1, t, NULL, 0, NULL, out_value);
+  if (!t) return hlx_bld_oom(b);
+  return hlx_bld_emit1(b, HLX_OP_CONVERT, &x, 1, t, NULL, 0, NULL, out_value);
 }
 
 /* ---- shape ops -------------------------------------------------------------------- */
@@ -1220,22 +1290,22 @@ hlx_status_t hlx_builder_reshape(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "reshape";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (rank < 0 || rank > HLX_MAX_DIMS || (rank > 0 && !new_sizes))
-    return fail(b, kOp, "rank %d is out of range 0..%d", (int)rank, HLX_MAX_DIMS);
+    return hlx_bld_fail(b, kOp, "rank %d is out of range 0..%d", (int)rank, HLX_MAX_DIMS);
   for (int32_t i = 0; i < rank; i++)
     if (new_sizes[i] < 0)
-      return fail(b, kOp, "new size %d is negative", (int)i);
+      return hlx_bld_fail(b, kOp, "new size %d is negative", (int)i);
   int64_t n = count_of(new_sizes, rank);
   int64_t m = hlx_type_num_elements(x->type);
   if (n != m)
-    return fail(b, kOp,
+    return hlx_bld_fail(b, kOp,
                 "element count changes: operand has %lld elements, the new "
                 "shape %lld",
                 (long long)m, (long long)n);
-  hlx_type_t* t = tensor_type(&b->module->arena, x->type->dtype, rank, new_sizes);
-  if (!t) return oom(b);
-  return emit1(b, HLX_OP_RESHAPE, &x, 1, t, NULL, 0, NULL, out_value);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, x->type->dtype, rank, new_sizes);
+  if (!t) return hlx_bld_oom(b);
+  return hlx_bld_emit1(b, HLX_OP_RESHAPE, &x, 1, t, NULL, 0, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_transpose(hlx_builder_t* b, uint32_t operand,
@@ -1244,23 +1314,23 @@ hlx_status_t hlx_builder_transpose(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "transpose";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (n != x->type->rank || (n > 0 && !permutation))
-    return fail(b, kOp, "permutation has %d entries, the operand has rank %d",
+    return hlx_bld_fail(b, kOp, "permutation has %d entries, the operand has rank %d",
                 (int)n, (int)x->type->rank);
   bool seen[HLX_MAX_RANK] = {false};
   int64_t dims[HLX_MAX_RANK];
   for (int32_t i = 0; i < n; i++) {
     int64_t p = permutation[i];
     if (p < 0 || p >= n || seen[p])
-      return fail(b, kOp, "permutation is not a permutation of 0..%d", (int)n - 1);
+      return hlx_bld_fail(b, kOp, "permutation is not a permutation of 0..%d", (int)n - 1);
     seen[p] = true;
     dims[i] = x->type->dims[p];
   }
-  hlx_type_t* t = tensor_type(&b->module->arena, x->type->dtype, n, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"permutation", attr_i64s(b, permutation, n)}};
-  return emit1(b, HLX_OP_TRANSPOSE, &x, 1, t, attrs, 1, NULL, out_value);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, x->type->dtype, n, dims);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"permutation", hlx_bld_attr_i64s(b, permutation, n)}};
+  return hlx_bld_emit1(b, HLX_OP_TRANSPOSE, &x, 1, t, attrs, 1, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_broadcast_in_dim(hlx_builder_t* b, uint32_t operand,
@@ -1272,34 +1342,34 @@ hlx_status_t hlx_builder_broadcast_in_dim(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "broadcast_in_dim";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (out_rank < 0 || out_rank > HLX_MAX_DIMS || (out_rank > 0 && !out_sizes))
-    return fail(b, kOp, "result rank %d is out of range 0..%d", (int)out_rank,
+    return hlx_bld_fail(b, kOp, "result rank %d is out of range 0..%d", (int)out_rank,
                 HLX_MAX_DIMS);
   for (int32_t i = 0; i < out_rank; i++)
-    if (out_sizes[i] < 0) return fail(b, kOp, "result size %d is negative", (int)i);
+    if (out_sizes[i] < 0) return hlx_bld_fail(b, kOp, "result size %d is negative", (int)i);
   if (num_broadcast_dims != x->type->rank ||
       (num_broadcast_dims > 0 && !broadcast_dimensions))
-    return fail(b, kOp, "broadcast_dimensions has %d entries, the operand has rank %d",
+    return hlx_bld_fail(b, kOp, "broadcast_dimensions has %d entries, the operand has rank %d",
                 (int)num_broadcast_dims, (int)x->type->rank);
   bool seen[HLX_MAX_RANK] = {false};
   for (int32_t i = 0; i < num_broadcast_dims; i++) {
     int64_t d = broadcast_dimensions[i];
     if (d < 0 || d >= out_rank)
-      return fail(b, kOp, "broadcast_dimensions[%d] = %lld is out of range for result rank %d",
+      return hlx_bld_fail(b, kOp, "broadcast_dimensions[%d] = %lld is out of range for result rank %d",
                   (int)i, (long long)d, (int)out_rank);
     if (seen[d])
-      return fail(b, kOp, "broadcast_dimensions has %lld twice", (long long)d);
+      return hlx_bld_fail(b, kOp, "broadcast_dimensions has %lld twice", (long long)d);
     seen[d] = true;
     if (x->type->dims[i] != 1 && x->type->dims[i] != out_sizes[d])
-      return fail(b, kOp,
+      return hlx_bld_fail(b, kOp,
                   "operand dimension %d has size %lld; it must be 1 or the "
                   "result's size %lld",
                   (int)i, (long long)x->type->dims[i], (long long)out_sizes[d]);
   }
   hlx_value_t* r = NULL;
   HLX_RETURN_IF_ERROR(emit_bcast(b, x, out_sizes, out_rank, broadcast_dimensions, &r));
-  if (!add_value(b, r, out_value)) return oom(b);
+  if (!hlx_bld_add_value(b, r, out_value)) return hlx_bld_oom(b);
   return NULL;
 }
 
@@ -1309,13 +1379,13 @@ hlx_status_t hlx_builder_broadcast(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "broadcast";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (n < 0 || (n > 0 && !sizes) || n + x->type->rank > HLX_MAX_DIMS)
-    return fail(b, kOp, "%d new dimensions on rank %d exceed rank %d", (int)n,
+    return hlx_bld_fail(b, kOp, "%d new dimensions on rank %d exceed rank %d", (int)n,
                 (int)x->type->rank, HLX_MAX_DIMS);
   int64_t dims[HLX_MAX_RANK], map[HLX_MAX_RANK];
   for (int32_t i = 0; i < n; i++) {
-    if (sizes[i] < 0) return fail(b, kOp, "size %d is negative", (int)i);
+    if (sizes[i] < 0) return hlx_bld_fail(b, kOp, "size %d is negative", (int)i);
     dims[i] = sizes[i];
   }
   for (int32_t i = 0; i < x->type->rank; i++) {
@@ -1324,7 +1394,7 @@ hlx_status_t hlx_builder_broadcast(hlx_builder_t* b, uint32_t operand,
   }
   hlx_value_t* r = NULL;
   HLX_RETURN_IF_ERROR(emit_bcast(b, x, dims, n + x->type->rank, map, &r));
-  if (!add_value(b, r, out_value)) return oom(b);
+  if (!hlx_bld_add_value(b, r, out_value)) return hlx_bld_oom(b);
   return NULL;
 }
 
@@ -1335,30 +1405,30 @@ hlx_status_t hlx_builder_slice(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "slice";
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
   if (rank != x->type->rank || (rank > 0 && (!start || !limit)))
-    return fail(b, kOp, "start/limit have %d entries, the operand has rank %d",
+    return hlx_bld_fail(b, kOp, "start/limit have %d entries, the operand has rank %d",
                 (int)rank, (int)x->type->rank);
   int64_t dims[HLX_MAX_RANK], st[HLX_MAX_RANK];
   for (int32_t i = 0; i < rank; i++) {
     st[i] = strides ? strides[i] : 1;
     if (st[i] < 1)
-      return fail(b, kOp, "stride %d is %lld; strides must be >= 1", (int)i,
+      return hlx_bld_fail(b, kOp, "stride %d is %lld; strides must be >= 1", (int)i,
                   (long long)st[i]);
     if (start[i] < 0 || start[i] > limit[i] || limit[i] > x->type->dims[i])
-      return fail(b, kOp,
+      return hlx_bld_fail(b, kOp,
                   "dimension %d: need 0 <= start (%lld) <= limit (%lld) <= "
                   "size (%lld)",
                   (int)i, (long long)start[i], (long long)limit[i],
                   (long long)x->type->dims[i]);
     dims[i] = (limit[i] - start[i] + st[i] - 1) / st[i];
   }
-  hlx_type_t* t = tensor_type(&b->module->arena, x->type->dtype, rank, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"start_indices", attr_i64s(b, start, rank)},
-                     {"limit_indices", attr_i64s(b, limit, rank)},
-                     {"strides", attr_i64s(b, st, rank)}};
-  return emit1(b, HLX_OP_SLICE, &x, 1, t, attrs, 3, NULL, out_value);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, x->type->dtype, rank, dims);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"start_indices", hlx_bld_attr_i64s(b, start, rank)},
+                     {"limit_indices", hlx_bld_attr_i64s(b, limit, rank)},
+                     {"strides", hlx_bld_attr_i64s(b, st, rank)}};
+  return hlx_bld_emit1(b, HLX_OP_SLICE, &x, 1, t, attrs, 3, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_concatenate(hlx_builder_t* b,
@@ -1366,43 +1436,43 @@ hlx_status_t hlx_builder_concatenate(hlx_builder_t* b,
                                      int64_t dimension, uint32_t* out_value) {
   static const char kOp[] = "concatenate";
   BEGIN(b, out_value, kOp);
-  if (n < 1 || !operands) return fail(b, kOp, "at least one operand is needed");
-  hlx_value_t** vs = balloc(b, sizeof(hlx_value_t*) * (size_t)n);
-  if (!vs) return oom(b);
+  if (n < 1 || !operands) return hlx_bld_fail(b, kOp, "at least one operand is needed");
+  hlx_value_t** vs = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)n);
+  if (!vs) return hlx_bld_oom(b);
   int64_t dims[HLX_MAX_RANK];
   for (int32_t k = 0; k < n; k++) {
     char role[32];
     snprintf(role, sizeof role, "operand %d", (int)k);
-    HLX_RETURN_IF_ERROR(get_tensor(b, kOp, role, operands[k], &vs[k]));
+    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, role, operands[k], &vs[k]));
     const hlx_type_t* t = vs[k]->type;
     if (k == 0) {
       if (dimension < 0 || dimension >= t->rank)
-        return fail(b, kOp, "dimension %lld is out of range for rank %d",
+        return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
                     (long long)dimension, (int)t->rank);
       memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
       continue;
     }
     const hlx_type_t* t0 = vs[0]->type;
     if (t->dtype != t0->dtype)
-      return fail(b, kOp, "operand %d has element type %s, operand 0 has %s",
+      return hlx_bld_fail(b, kOp, "operand %d has element type %s, operand 0 has %s",
                   (int)k, dt_name(t->dtype), dt_name(t0->dtype));
     if (t->rank != t0->rank)
-      return fail(b, kOp, "operand %d has rank %d, operand 0 has rank %d", (int)k,
+      return hlx_bld_fail(b, kOp, "operand %d has rank %d, operand 0 has rank %d", (int)k,
                   (int)t->rank, (int)t0->rank);
     for (int32_t i = 0; i < t->rank; i++)
       if (i != dimension && t->dims[i] != t0->dims[i])
-        return fail(b, kOp,
+        return hlx_bld_fail(b, kOp,
                     "operand %d dimension %d has size %lld, operand 0 has %lld "
                     "(only dimension %lld may differ)",
                     (int)k, (int)i, (long long)t->dims[i], (long long)t0->dims[i],
                     (long long)dimension);
     dims[dimension] += t->dims[dimension];
   }
-  hlx_type_t* t = tensor_type(&b->module->arena, vs[0]->type->dtype,
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, vs[0]->type->dtype,
                               vs[0]->type->rank, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"dimension", attr_int(b, dimension, HLX_DTYPE_S64)}};
-  return emit1(b, HLX_OP_CONCATENATE, vs, n, t, attrs, 1, NULL, out_value);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"dimension", hlx_bld_attr_int(b, dimension, HLX_DTYPE_S64)}};
+  return hlx_bld_emit1(b, HLX_OP_CONCATENATE, vs, n, t, attrs, 1, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_pad(hlx_builder_t* b, uint32_t operand,
@@ -1412,37 +1482,37 @@ hlx_status_t hlx_builder_pad(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "pad";
   BEGIN(b, out_value, kOp);
   hlx_value_t *x = NULL, *pv = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "padding_value", padding_value, &pv));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "padding_value", padding_value, &pv));
   if (pv->type->rank != 0)
-    return fail(b, kOp, "padding_value must be rank 0, it has rank %d",
+    return hlx_bld_fail(b, kOp, "padding_value must be rank 0, it has rank %d",
                 (int)pv->type->rank);
   if (pv->type->dtype != x->type->dtype)
-    return fail(b, kOp, "padding_value element type %s differs from operand's %s",
+    return hlx_bld_fail(b, kOp, "padding_value element type %s differs from operand's %s",
                 dt_name(pv->type->dtype), dt_name(x->type->dtype));
   if (rank != x->type->rank || (rank > 0 && (!low || !high)))
-    return fail(b, kOp, "padding arrays have %d entries, the operand has rank %d",
+    return hlx_bld_fail(b, kOp, "padding arrays have %d entries, the operand has rank %d",
                 (int)rank, (int)x->type->rank);
   int64_t dims[HLX_MAX_RANK], in[HLX_MAX_RANK];
   for (int32_t i = 0; i < rank; i++) {
     in[i] = interior ? interior[i] : 0;
     if (in[i] < 0)
-      return fail(b, kOp, "interior padding %d is negative (%lld)", (int)i,
+      return hlx_bld_fail(b, kOp, "interior padding %d is negative (%lld)", (int)i,
                   (long long)in[i]);
     int64_t d = x->type->dims[i];
     int64_t r = low[i] + high[i] + d + (d > 0 ? (d - 1) * in[i] : 0);
     if (r < 0)
-      return fail(b, kOp, "dimension %d would have negative size %lld", (int)i,
+      return hlx_bld_fail(b, kOp, "dimension %d would have negative size %lld", (int)i,
                   (long long)r);
     dims[i] = r;
   }
-  hlx_type_t* t = tensor_type(&b->module->arena, x->type->dtype, rank, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"edge_padding_low", attr_i64s(b, low, rank)},
-                     {"edge_padding_high", attr_i64s(b, high, rank)},
-                     {"interior_padding", attr_i64s(b, in, rank)}};
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, x->type->dtype, rank, dims);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"edge_padding_low", hlx_bld_attr_i64s(b, low, rank)},
+                     {"edge_padding_high", hlx_bld_attr_i64s(b, high, rank)},
+                     {"interior_padding", hlx_bld_attr_i64s(b, in, rank)}};
   hlx_value_t* ops[2] = {x, pv};
-  return emit1(b, HLX_OP_PAD, ops, 2, t, attrs, 3, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_PAD, ops, 2, t, attrs, 3, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_iota(hlx_builder_t* b, const hlx_tensor_desc_t* desc,
@@ -1451,13 +1521,13 @@ hlx_status_t hlx_builder_iota(hlx_builder_t* b, const hlx_tensor_desc_t* desc,
   BEGIN(b, out_value, kOp);
   HLX_RETURN_IF_ERROR(check_desc(b, kOp, desc));
   if (iota_dimension < 0 || iota_dimension >= desc->rank)
-    return fail(b, kOp, "iota_dimension %lld is out of range for rank %d",
+    return hlx_bld_fail(b, kOp, "iota_dimension %lld is out of range for rank %d",
                 (long long)iota_dimension, (int)desc->rank);
-  hlx_type_t* t = tensor_type(&b->module->arena, (hlx_dtype_t)desc->element_type,
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, (hlx_dtype_t)desc->element_type,
                               desc->rank, desc->dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"iota_dimension", attr_int(b, iota_dimension, HLX_DTYPE_S64)}};
-  return emit1(b, HLX_OP_IOTA, NULL, 0, t, attrs, 1, NULL, out_value);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"iota_dimension", hlx_bld_attr_int(b, iota_dimension, HLX_DTYPE_S64)}};
+  return hlx_bld_emit1(b, HLX_OP_IOTA, NULL, 0, t, attrs, 1, NULL, out_value);
 }
 
 /* ---- reduce ----------------------------------------------------------------------- */
@@ -1469,16 +1539,16 @@ hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "reduce";
   BEGIN(b, out_value, kOp);
   hlx_value_t *x = NULL, *iv = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "operand", operand, &x));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "init", init, &iv));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "init", init, &iv));
   hlx_dtype_t dt = x->type->dtype;
   if (iv->type->rank != 0 || iv->type->dtype != dt)
-    return fail(b, kOp, "init must be a rank-0 %s, like the operand's elements",
+    return hlx_bld_fail(b, kOp, "init must be a rank-0 %s, like the operand's elements",
                 dt_name(dt));
-  if (!combiner) return fail(b, kOp, "NULL combiner computation");
+  if (!combiner) return hlx_bld_fail(b, kOp, "NULL combiner computation");
   const hlx_func_t* f = combiner->func;
   if (f->num_args != 2 || f->num_results != 1)
-    return fail(b, kOp,
+    return hlx_bld_fail(b, kOp,
                 "the combiner must take 2 parameters and return 1 value (it "
                 "takes %d and returns %d)",
                 (int)f->num_args, (int)f->num_results);
@@ -1486,40 +1556,40 @@ hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
   for (int32_t i = 0; i < 2; i++) {
     const hlx_type_t* t = blk->args[i]->type;
     if (t->kind != HLX_TYPE_TENSOR || t->rank != 0 || t->dtype != dt)
-      return fail(b, kOp, "combiner parameter %d must be a rank-0 %s", (int)i,
+      return hlx_bld_fail(b, kOp, "combiner parameter %d must be a rank-0 %s", (int)i,
                   dt_name(dt));
   }
   const hlx_type_t* rt = f->result_types[0];
   if (rt->kind != HLX_TYPE_TENSOR || rt->rank != 0 || rt->dtype != dt)
-    return fail(b, kOp, "the combiner must return a rank-0 %s", dt_name(dt));
+    return hlx_bld_fail(b, kOp, "the combiner must return a rank-0 %s", dt_name(dt));
   if (n < 0 || n > x->type->rank || (n > 0 && !dimensions))
-    return fail(b, kOp, "%d dimensions for an operand of rank %d", (int)n,
+    return hlx_bld_fail(b, kOp, "%d dimensions for an operand of rank %d", (int)n,
                 (int)x->type->rank);
   bool red[HLX_MAX_RANK] = {false};
   for (int32_t i = 0; i < n; i++) {
     int64_t d = dimensions[i];
     if (d < 0 || d >= x->type->rank)
-      return fail(b, kOp, "dimension %lld is out of range for rank %d",
+      return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
                   (long long)d, (int)x->type->rank);
-    if (red[d]) return fail(b, kOp, "dimension %lld appears twice", (long long)d);
+    if (red[d]) return hlx_bld_fail(b, kOp, "dimension %lld appears twice", (long long)d);
     red[d] = true;
   }
   int64_t dims[HLX_MAX_RANK];
   int32_t rank = 0;
   for (int32_t i = 0; i < x->type->rank; i++)
     if (!red[i]) dims[rank++] = x->type->dims[i];
-  hlx_type_t* t = tensor_type(&b->module->arena, dt, rank, dims);
-  if (!t) return oom(b);
-  named_t attrs[] = {{"dimensions", attr_i64s(b, dimensions, n)}};
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, dt, rank, dims);
+  if (!t) return hlx_bld_oom(b);
+  named_t attrs[] = {{"dimensions", hlx_bld_attr_i64s(b, dimensions, n)}};
   hlx_value_t* ops[2] = {x, iv};
   hlx_value_t* r = NULL;
-  HLX_RETURN_IF_ERROR(emit1(b, HLX_OP_REDUCE, ops, 2, t, attrs, 1, &r, out_value));
+  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_REDUCE, ops, 2, t, attrs, 1, &r, out_value));
   hlx_op_t* op = r->def;
   /* The region's values are created after the result, which only changes
    * their ids (the printer numbers values in text order). */
-  op->regions = balloc(b, sizeof(hlx_region_t*));
-  hlx_region_t* reg = op->regions ? clone_computation(b, combiner) : NULL;
-  if (!reg) return oom(b);
+  op->regions = hlx_bld_balloc(b, sizeof(hlx_region_t*));
+  hlx_region_t* reg = op->regions ? hlx_bld_clone_computation(b, combiner) : NULL;
+  if (!reg) return hlx_bld_oom(b);
   reg->parent = op;
   op->regions[0] = reg;
   op->num_regions = 1;
@@ -1535,10 +1605,10 @@ static hlx_status_t dot_general(hlx_builder_t* b, const char* kOp,
   const hlx_type_t* lt = l->type;
   const hlx_type_t* rt = r->type;
   if (lt->dtype != rt->dtype)
-    return fail(b, kOp, "element types differ: lhs %s, rhs %s", dt_name(lt->dtype),
+    return hlx_bld_fail(b, kOp, "element types differ: lhs %s, rhs %s", dt_name(lt->dtype),
                 dt_name(rt->dtype));
   if (nb < 0 || nc < 0 || (nb > 0 && (!lb || !rb)) || (nc > 0 && (!lc || !rc)))
-    return fail(b, kOp, "bad dimension number arrays");
+    return hlx_bld_fail(b, kOp, "bad dimension number arrays");
   bool lused[HLX_MAX_RANK] = {false}, rused[HLX_MAX_RANK] = {false};
   const int64_t* lists[4] = {lb, rb, lc, rc};
   const char* lnames[4] = {"lhs batching", "rhs batching", "lhs contracting",
@@ -1551,22 +1621,22 @@ static hlx_status_t dot_general(hlx_builder_t* b, const char* kOp,
     for (int32_t i = 0; i < cnt; i++) {
       int64_t d = lists[k][i];
       if (d < 0 || d >= rank)
-        return fail(b, kOp, "%s dimension %lld is out of range for rank %d",
+        return hlx_bld_fail(b, kOp, "%s dimension %lld is out of range for rank %d",
                     lnames[k], (long long)d, (int)rank);
       if (used[d])
-        return fail(b, kOp, "%s dimension %lld is used twice", is_lhs ? "lhs" : "rhs",
+        return hlx_bld_fail(b, kOp, "%s dimension %lld is used twice", is_lhs ? "lhs" : "rhs",
                     (long long)d);
       used[d] = true;
     }
   }
   for (int32_t i = 0; i < nb; i++)
     if (lt->dims[lb[i]] != rt->dims[rb[i]])
-      return fail(b, kOp, "lhs batching dimension %lld has size %lld, rhs %lld has %lld",
+      return hlx_bld_fail(b, kOp, "lhs batching dimension %lld has size %lld, rhs %lld has %lld",
                   (long long)lb[i], (long long)lt->dims[lb[i]], (long long)rb[i],
                   (long long)rt->dims[rb[i]]);
   for (int32_t i = 0; i < nc; i++)
     if (lt->dims[lc[i]] != rt->dims[rc[i]])
-      return fail(b, kOp,
+      return hlx_bld_fail(b, kOp,
                   "lhs contracting dimension %lld has size %lld, rhs contracting "
                   "dimension %lld has size %lld",
                   (long long)lc[i], (long long)lt->dims[lc[i]], (long long)rc[i],
@@ -1579,31 +1649,31 @@ static hlx_status_t dot_general(hlx_builder_t* b, const char* kOp,
   for (int32_t i = 0; i < rt->rank; i++) {
     if (rused[i]) continue;
     if (rank >= HLX_MAX_RANK)
-      return fail(b, kOp, "the result would exceed rank %d", HLX_MAX_RANK);
+      return hlx_bld_fail(b, kOp, "the result would exceed rank %d", HLX_MAX_RANK);
     dims[rank++] = rt->dims[i];
   }
-  hlx_type_t* t = tensor_type(&b->module->arena, lt->dtype, rank, dims);
-  hlx_attr_t* dn = attr_new(b, HLX_ATTR_STRUCT);
-  if (!t || !dn) return oom(b);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, lt->dtype, rank, dims);
+  hlx_attr_t* dn = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
+  if (!t || !dn) return hlx_bld_oom(b);
   dn->str = "stablehlo.dot";
   /* Fields as the parser produces them from the generic form: only the
    * non-empty lists are printed, so only those are kept. */
   const char* fnames[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
                            "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
-  dn->dict = balloc(b, sizeof(hlx_named_attr_t) * 4);
-  if (!dn->dict) return oom(b);
+  dn->dict = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * 4);
+  if (!dn->dict) return hlx_bld_oom(b);
   for (int k = 0; k < 4; k++) {
     int32_t cnt = k < 2 ? nb : nc;
     if (cnt == 0) continue;
-    hlx_attr_t* a = attr_i64s(b, lists[k], cnt);
-    if (!a) return oom(b);
+    hlx_attr_t* a = hlx_bld_attr_i64s(b, lists[k], cnt);
+    if (!a) return hlx_bld_oom(b);
     dn->dict[dn->count].name = fnames[k];
     dn->dict[dn->count].value = a;
     dn->count++;
   }
   named_t attrs[] = {{"dot_dimension_numbers", dn}};
   hlx_value_t* ops[2] = {l, r};
-  return emit1(b, HLX_OP_DOT_GENERAL, ops, 2, t, attrs, 1, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_DOT_GENERAL, ops, 2, t, attrs, 1, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_dot(hlx_builder_t* b, uint32_t lhs, uint32_t rhs,
@@ -1611,11 +1681,11 @@ hlx_status_t hlx_builder_dot(hlx_builder_t* b, uint32_t lhs, uint32_t rhs,
   static const char kOp[] = "dot";
   BEGIN(b, out_value, kOp);
   hlx_value_t *l = NULL, *r = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "lhs", lhs, &l));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "rhs", rhs, &r));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "lhs", lhs, &l));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "rhs", rhs, &r));
   if (l->type->rank < 1 || l->type->rank > 2 || r->type->rank < 1 ||
       r->type->rank > 2)
-    return fail(b, kOp, "operands must have rank 1 or 2 (lhs %d, rhs %d)",
+    return hlx_bld_fail(b, kOp, "operands must have rank 1 or 2 (lhs %d, rhs %d)",
                 (int)l->type->rank, (int)r->type->rank);
   int64_t lc = l->type->rank - 1, rc = 0;
   return dot_general(b, kOp, l, r, NULL, NULL, 0, &lc, &rc, 1, out_value);
@@ -1632,8 +1702,8 @@ hlx_status_t hlx_builder_dot_general(hlx_builder_t* b, uint32_t lhs,
   static const char kOp[] = "dot_general";
   BEGIN(b, out_value, kOp);
   hlx_value_t *l = NULL, *r = NULL;
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "lhs", lhs, &l));
-  HLX_RETURN_IF_ERROR(get_tensor(b, kOp, "rhs", rhs, &r));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "lhs", lhs, &l));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "rhs", rhs, &r));
   return dot_general(b, kOp, l, r, lhs_batch, rhs_batch, num_batch,
                      lhs_contracting, rhs_contracting, num_contracting,
                      out_value);
@@ -1644,21 +1714,21 @@ hlx_status_t hlx_builder_tuple(hlx_builder_t* b, const uint32_t* elements,
                                int32_t n, uint32_t* out_value) {
   static const char kOp[] = "tuple";
   BEGIN(b, out_value, kOp);
-  if (n < 0 || (n > 0 && !elements)) return fail(b, kOp, "bad element count %d", (int)n);
-  hlx_value_t** vs = balloc(b, sizeof(hlx_value_t*) * (size_t)n);
-  hlx_type_t* t = balloc(b, sizeof(*t));
-  if (!vs || !t) return oom(b);
+  if (n < 0 || (n > 0 && !elements)) return hlx_bld_fail(b, kOp, "bad element count %d", (int)n);
+  hlx_value_t** vs = hlx_bld_balloc(b, sizeof(hlx_value_t*) * (size_t)n);
+  hlx_type_t* t = hlx_bld_balloc(b, sizeof(*t));
+  if (!vs || !t) return hlx_bld_oom(b);
   t->kind = HLX_TYPE_TUPLE;
   t->num_elems = n;
-  t->elems = balloc(b, sizeof(hlx_type_t*) * (size_t)n);
-  if (!t->elems) return oom(b);
+  t->elems = hlx_bld_balloc(b, sizeof(hlx_type_t*) * (size_t)n);
+  if (!t->elems) return hlx_bld_oom(b);
   for (int32_t i = 0; i < n; i++) {
     char role[32];
     snprintf(role, sizeof role, "element %d", (int)i);
-    HLX_RETURN_IF_ERROR(get_value(b, kOp, role, elements[i], &vs[i]));
+    HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, kOp, role, elements[i], &vs[i]));
     t->elems[i] = vs[i]->type;
   }
-  return emit1(b, HLX_OP_TUPLE, vs, n, t, NULL, 0, NULL, out_value);
+  return hlx_bld_emit1(b, HLX_OP_TUPLE, vs, n, t, NULL, 0, NULL, out_value);
 }
 
 hlx_status_t hlx_builder_get_tuple_element(hlx_builder_t* b, uint32_t tuple,
@@ -1666,13 +1736,13 @@ hlx_status_t hlx_builder_get_tuple_element(hlx_builder_t* b, uint32_t tuple,
   static const char kOp[] = "get_tuple_element";
   BEGIN(b, out_value, kOp);
   hlx_value_t* v = NULL;
-  HLX_RETURN_IF_ERROR(get_value(b, kOp, "operand", tuple, &v));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, kOp, "operand", tuple, &v));
   if (v->type->kind != HLX_TYPE_TUPLE)
-    return fail(b, kOp, "operand must be a tuple");
+    return hlx_bld_fail(b, kOp, "operand must be a tuple");
   if (index < 0 || index >= v->type->num_elems)
-    return fail(b, kOp, "index %d is out of range for a tuple of %d elements",
+    return hlx_bld_fail(b, kOp, "index %d is out of range for a tuple of %d elements",
                 (int)index, (int)v->type->num_elems);
-  named_t attrs[] = {{"index", attr_int(b, index, HLX_DTYPE_S32)}};
-  return emit1(b, HLX_OP_GET_TUPLE_ELEMENT, &v, 1, v->type->elems[index], attrs,
+  named_t attrs[] = {{"index", hlx_bld_attr_int(b, index, HLX_DTYPE_S32)}};
+  return hlx_bld_emit1(b, HLX_OP_GET_TUPLE_ELEMENT, &v, 1, v->type->elems[index], attrs,
                1, NULL, out_value);
 }

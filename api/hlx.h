@@ -456,6 +456,7 @@ hlx_status_t hlx_builder_tuple(hlx_builder_t* b, const uint32_t* elements,
                                int32_t n, uint32_t* out_value);
 hlx_status_t hlx_builder_get_tuple_element(hlx_builder_t* b, uint32_t tuple,
                                            int32_t index, uint32_t* out_value);
+#include "api/hlx_builder_ops.h" /* more builder ops and options */
 /* ==== end of graph builder ============================================== */
 
 #ifdef __cplusplus

@@ -1,0 +1,243 @@
+/* hlx builder: the ops beyond api/hlx.h's core set (XLA operation
+ * semantics), and builder creation options. Included by api/hlx.h at the
+ * end of its builder section; relies on its types.
+ *
+ * Same conventions as the core builder calls: arrays are borrowed for the
+ * call, computations are copied, the result id goes to the last argument,
+ * the first shape error is latched ("<op>: <rule>"). Ops with several
+ * results (multi-operand sort, while over several values, batch norm
+ * training/grad, rng_bit_generator, optimization_barrier of several
+ * values) return one tuple value; take its parts with
+ * hlx_builder_get_tuple_element. */
+#ifndef HLX_API_HLX_BUILDER_OPS_H_
+#define HLX_API_HLX_BUILDER_OPS_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- creation options ---------------------------------------------------- */
+typedef struct hlx_builder_options_t {
+  size_t struct_size; /* set by hlx_builder_options_init */
+  const char* name;   /* function name (copied); NULL or "" = "main" */
+  /* true (default): XlaBuilder latching (the first error is kept, later
+   * calls are no-ops returning it, build returns it). false: each failing
+   * call returns its own error and leaves the builder usable. */
+  bool latch_errors;
+} hlx_builder_options_t;
+void hlx_builder_options_init(hlx_builder_options_t* o);
+/* options NULL = defaults. Ownership as hlx_builder_create. */
+hlx_status_t hlx_builder_create_with_options(
+    const hlx_builder_options_t* options, hlx_builder_t** out_builder);
+
+/* ---- convolution --------------------------------------------------------- */
+/* Which dimension of lhs/rhs/result holds what. num_spatial_dims entries of
+ * each spatial array are used. */
+typedef struct hlx_conv_dimension_numbers_t {
+  int32_t num_spatial_dims;
+  int64_t input_batch_dimension, input_feature_dimension;
+  int64_t input_spatial_dimensions[HLX_MAX_DIMS];
+  int64_t kernel_input_feature_dimension, kernel_output_feature_dimension;
+  int64_t kernel_spatial_dimensions[HLX_MAX_DIMS];
+  int64_t output_batch_dimension, output_feature_dimension;
+  int64_t output_spatial_dimensions[HLX_MAX_DIMS];
+} hlx_conv_dimension_numbers_t;
+/* XLA's default layout: lhs/result [batch, feature, spatial...], rhs
+ * [output feature, input feature, spatial...]. */
+void hlx_conv_dimension_numbers_default(int32_t num_spatial_dims,
+                                        hlx_conv_dimension_numbers_t* dn);
+
+typedef enum hlx_padding_t {
+  HLX_PADDING_VALID = 0, /* no padding: windows fully inside */
+  HLX_PADDING_SAME = 1,  /* output spatial size = ceil(input / stride) */
+} hlx_padding_t;
+
+/* XLA ConvGeneralDilated. Arrays of dn->num_spatial_dims entries (padding:
+ * 2 per dimension, (low, high) pairs); NULL = strides/dilations 1, padding
+ * 0. feature_group_count, batch_group_count >= 1. Result element type is
+ * lhs's. */
+hlx_status_t hlx_builder_conv_general_dilated(
+    hlx_builder_t* b, uint32_t lhs, uint32_t rhs, const int64_t* window_strides,
+    const int64_t* padding, const int64_t* lhs_dilation,
+    const int64_t* rhs_dilation, const hlx_conv_dimension_numbers_t* dn,
+    int64_t feature_group_count, int64_t batch_group_count,
+    uint32_t* out_value);
+/* XLA ConvWithGeneralPadding: default dimension numbers, num_spatial =
+ * rank - 2 entries in window_strides (NULL = 1) and 2 per dim in padding. */
+hlx_status_t hlx_builder_conv_with_general_padding(
+    hlx_builder_t* b, uint32_t lhs, uint32_t rhs, const int64_t* window_strides,
+    const int64_t* padding, uint32_t* out_value);
+/* XLA Conv: default dimension numbers, VALID or SAME padding. */
+hlx_status_t hlx_builder_conv(hlx_builder_t* b, uint32_t lhs, uint32_t rhs,
+                              const int64_t* window_strides,
+                              hlx_padding_t padding, uint32_t* out_value);
+
+/* ---- windows ------------------------------------------------------------- */
+/* XLA ReduceWindowWithGeneralPadding: arrays of the operand's rank entries
+ * (padding 2 per dim); NULL strides/dilations = 1, NULL padding = 0. The
+ * computation is as for hlx_builder_reduce. */
+hlx_status_t hlx_builder_reduce_window_general(
+    hlx_builder_t* b, uint32_t operand, uint32_t init,
+    const hlx_computation_t* computation, const int64_t* window_dimensions,
+    const int64_t* window_strides, const int64_t* base_dilations,
+    const int64_t* window_dilations, const int64_t* padding,
+    uint32_t* out_value);
+/* XLA ReduceWindow with VALID / SAME padding. */
+hlx_status_t hlx_builder_reduce_window(hlx_builder_t* b, uint32_t operand,
+                                       uint32_t init,
+                                       const hlx_computation_t* computation,
+                                       const int64_t* window_dimensions,
+                                       const int64_t* window_strides,
+                                       hlx_padding_t padding,
+                                       uint32_t* out_value);
+/* XLA SelectAndScatterWithGeneralPadding: select (2 rank-0 -> pred) picks
+ * one element per window of operand; source (one element per window)
+ * values are combined into a result of operand's shape with scatter,
+ * starting from init. */
+hlx_status_t hlx_builder_select_and_scatter(
+    hlx_builder_t* b, uint32_t operand, const hlx_computation_t* select,
+    const int64_t* window_dimensions, const int64_t* window_strides,
+    const int64_t* padding, uint32_t source, uint32_t init,
+    const hlx_computation_t* scatter, uint32_t* out_value);
+
+/* ---- map, sort, reverse ---------------------------------------------------- */
+/* XLA Map: operands of one shape; computation takes n rank-0 values (the
+ * operands' element types) and returns one rank-0 value. dimensions must
+ * be 0..rank-1 in order (NULL/0 = all). */
+hlx_status_t hlx_builder_map(hlx_builder_t* b, const uint32_t* operands,
+                             int32_t n, const hlx_computation_t* computation,
+                             const int64_t* dimensions, int32_t num_dims,
+                             uint32_t* out_value);
+/* XLA Sort: operands of one shape sorted together along dimension by
+ * comparator (2n rank-0 parameters: lhs_0, rhs_0, lhs_1, rhs_1, ... ->
+ * pred "less than"). n == 1: the sorted tensor; n > 1: a tuple. */
+hlx_status_t hlx_builder_sort(hlx_builder_t* b, const uint32_t* operands,
+                              int32_t n, const hlx_computation_t* comparator,
+                              int64_t dimension, bool is_stable,
+                              uint32_t* out_value);
+/* XLA Rev: reverses the given dimensions. */
+hlx_status_t hlx_builder_rev(hlx_builder_t* b, uint32_t operand,
+                             const int64_t* dimensions, int32_t n,
+                             uint32_t* out_value);
+
+/* ---- control flow ---------------------------------------------------------- */
+/* XLA While over n values: condition takes n parameters (the values'
+ * shapes) and returns pred[]; body takes the same and returns n values of
+ * the same shapes. n == 1: the final value; n > 1: a tuple. */
+hlx_status_t hlx_builder_while(hlx_builder_t* b,
+                               const hlx_computation_t* condition,
+                               const hlx_computation_t* body,
+                               const uint32_t* init, int32_t n,
+                               uint32_t* out_value);
+/* XLA Conditional (if): pred is pred[]; true_computation takes one
+ * parameter of true_operand's shape, false_computation one of
+ * false_operand's; both return values of the same shapes (one result:
+ * that value; several: a tuple). */
+hlx_status_t hlx_builder_conditional(hlx_builder_t* b, uint32_t pred,
+                                     uint32_t true_operand,
+                                     const hlx_computation_t* true_computation,
+                                     uint32_t false_operand,
+                                     const hlx_computation_t* false_computation,
+                                     uint32_t* out_value);
+/* XLA Conditional (case): branch_index is s32[]; out-of-range indices run
+ * the last branch. branch i takes one parameter of operands[i]'s shape. */
+hlx_status_t hlx_builder_case(hlx_builder_t* b, uint32_t branch_index,
+                              const hlx_computation_t* const* branches,
+                              const uint32_t* operands, int32_t n,
+                              uint32_t* out_value);
+/* XLA Call: computation applied to n operands (its parameters' shapes);
+ * the computation is inlined as a region-free sequence of ops. One
+ * result: that value; several: a tuple. */
+hlx_status_t hlx_builder_call(hlx_builder_t* b,
+                              const hlx_computation_t* computation,
+                              const uint32_t* operands, int32_t n,
+                              uint32_t* out_value);
+
+/* ---- gather / scatter / dynamic slices ------------------------------------ */
+typedef struct hlx_gather_dimension_numbers_t {
+  const int64_t* offset_dims;
+  int32_t num_offset_dims;
+  const int64_t* collapsed_slice_dims;
+  int32_t num_collapsed_slice_dims;
+  const int64_t* start_index_map;
+  int32_t num_start_index_map;
+  int64_t index_vector_dim;
+  const int64_t* operand_batching_dims; /* may be NULL/0 */
+  int32_t num_operand_batching_dims;
+  const int64_t* start_indices_batching_dims;
+  int32_t num_start_indices_batching_dims;
+} hlx_gather_dimension_numbers_t;
+/* XLA Gather; slice_sizes has operand rank entries. */
+hlx_status_t hlx_builder_gather(hlx_builder_t* b, uint32_t operand,
+                                uint32_t start_indices,
+                                const hlx_gather_dimension_numbers_t* dn,
+                                const int64_t* slice_sizes, int32_t num_sizes,
+                                bool indices_are_sorted, uint32_t* out_value);
+
+typedef struct hlx_scatter_dimension_numbers_t {
+  const int64_t* update_window_dims;
+  int32_t num_update_window_dims;
+  const int64_t* inserted_window_dims;
+  int32_t num_inserted_window_dims;
+  const int64_t* scatter_dims_to_operand_dims;
+  int32_t num_scatter_dims_to_operand_dims;
+  int64_t index_vector_dim;
+  const int64_t* input_batching_dims; /* may be NULL/0 */
+  int32_t num_input_batching_dims;
+  const int64_t* scatter_indices_batching_dims;
+  int32_t num_scatter_indices_batching_dims;
+} hlx_scatter_dimension_numbers_t;
+/* XLA Scatter (one operand): result has operand's shape; update_computation
+ * (2 rank-0 -> 1 rank-0 of the element type) combines the current and the
+ * update value. */
+hlx_status_t hlx_builder_scatter(hlx_builder_t* b, uint32_t operand,
+                                 uint32_t scatter_indices, uint32_t updates,
+                                 const hlx_computation_t* update_computation,
+                                 const hlx_scatter_dimension_numbers_t* dn,
+                                 bool indices_are_sorted, bool unique_indices,
+                                 uint32_t* out_value);
+/* XLA DynamicSlice: start_indices are n (= operand rank) rank-0 integer
+ * values (clamped at run time so the slice fits); slice_sizes n entries. */
+hlx_status_t hlx_builder_dynamic_slice(hlx_builder_t* b, uint32_t operand,
+                                       const uint32_t* start_indices,
+                                       const int64_t* slice_sizes, int32_t n,
+                                       uint32_t* out_value);
+/* XLA DynamicUpdateSlice: update (operand's type, not larger) written at
+ * the clamped start indices (n = operand rank rank-0 integers). */
+hlx_status_t hlx_builder_dynamic_update_slice(hlx_builder_t* b,
+                                              uint32_t operand,
+                                              uint32_t update,
+                                              const uint32_t* start_indices,
+                                              int32_t n, uint32_t* out_value);
+
+/* ---- misc ------------------------------------------------------------------ */
+/* XLA Collapse: merges the consecutive, in-order dimensions into one. */
+hlx_status_t hlx_builder_collapse(hlx_builder_t* b, uint32_t operand,
+                                  const int64_t* dimensions, int32_t n,
+                                  uint32_t* out_value);
+/* XLA BitcastConvertType: same bit width -> same shape; otherwise the
+ * last dimension is added (narrower type) or removed (wider type). */
+hlx_status_t hlx_builder_bitcast_convert(hlx_builder_t* b, uint32_t operand,
+                                         hlx_element_type_t new_type,
+                                         uint32_t* out_value);
+/* XLA ReducePrecision: exponent_bits >= 1, mantissa_bits >= 0. */
+hlx_status_t hlx_builder_reduce_precision(hlx_builder_t* b, uint32_t operand,
+                                          int32_t exponent_bits,
+                                          int32_t mantissa_bits,
+                                          uint32_t* out_value);
+/* XLA GetDimensionSize: an s32[] with the size of `dimension`. */
+hlx_status_t hlx_builder_get_dimension_size(hlx_builder_t* b,
+                                            uint32_t operand,
+                                            int64_t dimension,
+                                            uint32_t* out_value);
+/* XLA OptimizationBarrier: the values unchanged (n == 1: that value;
+ * n > 1: a tuple); nothing moves across it. */
+hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,
+                                              const uint32_t* operands,
+                                              int32_t n, uint32_t* out_value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_API_HLX_BUILDER_OPS_H_ */
