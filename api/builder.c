@@ -1545,23 +1545,8 @@ hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
   if (iv->type->rank != 0 || iv->type->dtype != dt)
     return hlx_bld_fail(b, kOp, "init must be a rank-0 %s, like the operand's elements",
                 dt_name(dt));
-  if (!combiner) return hlx_bld_fail(b, kOp, "NULL combiner computation");
-  const hlx_func_t* f = combiner->func;
-  if (f->num_args != 2 || f->num_results != 1)
-    return hlx_bld_fail(b, kOp,
-                "the combiner must take 2 parameters and return 1 value (it "
-                "takes %d and returns %d)",
-                (int)f->num_args, (int)f->num_results);
-  const hlx_block_t* blk = f->body->blocks[0];
-  for (int32_t i = 0; i < 2; i++) {
-    const hlx_type_t* t = blk->args[i]->type;
-    if (t->kind != HLX_TYPE_TENSOR || t->rank != 0 || t->dtype != dt)
-      return hlx_bld_fail(b, kOp, "combiner parameter %d must be a rank-0 %s", (int)i,
-                  dt_name(dt));
-  }
-  const hlx_type_t* rt = f->result_types[0];
-  if (rt->kind != HLX_TYPE_TENSOR || rt->rank != 0 || rt->dtype != dt)
-    return hlx_bld_fail(b, kOp, "the combiner must return a rank-0 %s", dt_name(dt));
+  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(b, kOp, "combiner",
+                                                       combiner, 2, dt, 1, dt));
   if (n < 0 || n > x->type->rank || (n > 0 && !dimensions))
     return hlx_bld_fail(b, kOp, "%d dimensions for an operand of rank %d", (int)n,
                 (int)x->type->rank);

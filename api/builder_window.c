@@ -16,8 +16,9 @@ hlx_status_t hlx_bld_check_scalar_computation(hlx_builder_t* b,
   if (f->num_args != nargs || f->num_results != nres)
     return hlx_bld_fail(b, op,
                         "the %s must take %d parameters and return %d "
-                        "value(s) (it takes %d and returns %d)",
-                        role, (int)nargs, (int)nres, (int)f->num_args,
+                        "value%s (it takes %d and returns %d)",
+                        role, (int)nargs, (int)nres, nres == 1 ? "" : "s",
+                        (int)f->num_args,
                         (int)f->num_results);
   const hlx_block_t* blk = f->body->blocks[0];
   for (int32_t i = 0; i < nargs; i++) {
