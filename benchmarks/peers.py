@@ -1,0 +1,167 @@
+#!/usr/bin/python3
+"""numpy and PyTorch on the ops of benchmarks/kernels/elementwise_bench.cc.
+
+    /usr/bin/python3 benchmarks/peers.py [--reps 5] [--threads 1,2]
+
+Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
+PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
+ATEN_CPU_CAPABILITY=avx512; 1 and 2 threads):
+  add / multiply f32, 16M elements            (GB/s = 3 * 4 bytes / element)
+  exp / log / tanh / logistic f32, 16M        (Gelem/s; GB/s = 2 * 4 bytes)
+  sum f32 4096x4096 along axis 1 and axis 0   (GB/s read)
+  transpose f32 4096x4096, materialised       (GB/s = read + write)
+Bytes are counted as elementwise_bench counts them, so its GB/s and G/s
+columns divide directly. Outputs are preallocated (out=) so no allocation is
+timed; each number is the median of --reps timed calls after one warm-up.
+
+Needs Debian's python3-numpy, python3-torch and libopenblas0-openmp; they
+are installed with apt-get only when missing. PyTorch reads
+ATEN_CPU_CAPABILITY at import, so each capability runs in a child process.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+N = 16 << 20
+M = 4096
+DEBS = ["python3-numpy", "python3-torch", "libopenblas0-openmp"]
+
+
+def ensure_packages():
+    """apt-get install the Debian packages that are missing (and only those)."""
+    missing = []
+    for pkg in DEBS:
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg],
+                           capture_output=True, text=True)
+        if "install ok installed" not in r.stdout:
+            missing.append(pkg)
+    if missing:
+        print("installing " + " ".join(missing), file=sys.stderr)
+        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends"]
+                       + missing, check=True)
+
+
+def median_time(fn, reps):
+    fn()  # warm-up: page faults, lazy init
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def row(peer, op, t, elems, nbytes):
+    return {"peer": peer, "op": op, "gbs": nbytes / t / 1e9,
+            "gelems": elems / t / 1e9}
+
+
+def bench_numpy(reps):
+    import numpy as np
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0.5, 2.0, N).astype(np.float32)
+    b = rng.uniform(0.5, 2.0, N).astype(np.float32)
+    y = np.empty_like(a)
+    m = a[: M * M].reshape(M, M)
+    out_m = np.empty(M, np.float32)
+    t_m = np.empty((M, M), np.float32)
+    peer = "numpy %s" % np.__version__
+
+    def logistic():
+        # numpy has no logistic ufunc: 1 / (1 + exp(-x)) in place.
+        np.negative(a, out=y)
+        np.exp(y, out=y)
+        np.add(y, 1.0, out=y)
+        np.reciprocal(y, out=y)
+
+    ops = [
+        ("add", lambda: np.add(a, b, out=y), 3),
+        ("multiply", lambda: np.multiply(a, b, out=y), 3),
+        ("exp", lambda: np.exp(a, out=y), 2),
+        ("log", lambda: np.log(a, out=y), 2),
+        ("tanh", lambda: np.tanh(a, out=y), 2),
+        ("logistic", logistic, 2),
+    ]
+    rows = [row(peer, name, median_time(f, reps), N, k * 4 * N)
+            for name, f, k in ops]
+    rows.append(row(peer, "sum axis1", median_time(
+        lambda: np.sum(m, axis=1, out=out_m), reps), M * M, 4 * M * M))
+    rows.append(row(peer, "sum axis0", median_time(
+        lambda: np.sum(m, axis=0, out=out_m), reps), M * M, 4 * M * M))
+    rows.append(row(peer, "transpose", median_time(
+        lambda: np.copyto(t_m, m.T), reps), M * M, 8 * M * M))
+    return rows
+
+
+def bench_torch(reps, threads):
+    import torch
+    torch.manual_seed(1)
+    a = torch.empty(N, dtype=torch.float32).uniform_(0.5, 2.0)
+    b = torch.empty(N, dtype=torch.float32).uniform_(0.5, 2.0)
+    y = torch.empty_like(a)
+    m = a[: M * M].view(M, M)
+    out_m = torch.empty(M, dtype=torch.float32)
+    t_m = torch.empty((M, M), dtype=torch.float32)
+    cap = os.environ.get("ATEN_CPU_CAPABILITY", "default")
+    rows = []
+    for nt in threads:
+        torch.set_num_threads(nt)
+        peer = "torch %s %s %dT" % (torch.__version__, cap, nt)
+        ops = [
+            ("add", lambda: torch.add(a, b, out=y), 3),
+            ("multiply", lambda: torch.mul(a, b, out=y), 3),
+            ("exp", lambda: torch.exp(a, out=y), 2),
+            ("log", lambda: torch.log(a, out=y), 2),
+            ("tanh", lambda: torch.tanh(a, out=y), 2),
+            ("logistic", lambda: torch.sigmoid(a, out=y), 2),
+        ]
+        with torch.no_grad():
+            rows += [row(peer, name, median_time(f, reps), N, k * 4 * N)
+                     for name, f, k in ops]
+            rows.append(row(peer, "sum axis1", median_time(
+                lambda: torch.sum(m, dim=1, out=out_m), reps), M * M, 4 * M * M))
+            rows.append(row(peer, "sum axis0", median_time(
+                lambda: torch.sum(m, dim=0, out=out_m), reps), M * M, 4 * M * M))
+            rows.append(row(peer, "transpose", median_time(
+                lambda: t_m.copy_(m.t()), reps), M * M, 8 * M * M))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--child", choices=["torch"], help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    threads = [int(t) for t in args.threads.split(",")]
+    if args.child == "torch":
+        print(json.dumps(bench_torch(args.reps, threads)))
+        return
+    ensure_packages()
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    if os.path.realpath(sys.executable) != os.path.realpath(py):
+        # Debian's numpy/torch live in the system interpreter's path.
+        os.execv(py, [py] + sys.argv)
+    rows = bench_numpy(args.reps)
+    for cap in (None, "avx512"):
+        env = dict(os.environ)
+        env.pop("ATEN_CPU_CAPABILITY", None)
+        if cap:
+            env["ATEN_CPU_CAPABILITY"] = cap
+        out = subprocess.run([py, os.path.abspath(__file__), "--child", "torch",
+                              "--reps", str(args.reps), "--threads", args.threads],
+                             env=env, capture_output=True, text=True, check=True)
+        rows += json.loads(out.stdout.strip().splitlines()[-1])
+    print("%-32s %-10s %10s %10s" % ("peer", "op", "GB/s", "Gelem/s"))
+    for r in rows:
+        print("%-32s %-10s %10.2f %10.3f" % (r["peer"], r["op"], r["gbs"],
+                                             r["gelems"]))
+
+
+if __name__ == "__main__":
+    main()
