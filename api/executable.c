@@ -63,6 +63,7 @@ size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
 void hlx_compile_options_init(hlx_compile_options_t* o) {
   memset(o, 0, sizeof(*o));
   o->struct_size = sizeof(*o);
+  o->fuse_elementwise = true;
 }
 
 /* Appends the tensor leaves of t to descs (count in *n). */
@@ -175,7 +176,8 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   }
   hlx_lower_options_t lo = {.fill_elided = o.fill_elided,
                             .host_functions = e->host_functions,
-                            .num_host_functions = e->num_host_functions};
+                            .num_host_functions = e->num_host_functions,
+                            .disable_fusion = !o.fuse_elementwise};
   if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);
@@ -273,6 +275,36 @@ static void print_adapter(void* user, const char* value_name, hlx_dtype_t dtype,
   ro->print(ro->user, value_name, &d, data);
 }
 
+/* Adapts the executor's task events to the public callback. */
+static void task_event_adapter(void* user, const hlx_plan_t* plan,
+                               int32_t task, const char* name, int32_t thread,
+                               uint64_t start_ns, uint64_t end_ns) {
+  const hlx_run_options_t* ro = user;
+  (void)plan;
+  ro->on_task(ro->on_task_user, task, name, thread, start_ns, end_ns);
+}
+
+int32_t hlx_executable_num_tasks(const hlx_executable_t* e) {
+  return e->plan->num_tasks;
+}
+
+/* Sums over p and its nested plans (each has its own arena). */
+static size_t plan_tree_bytes(const hlx_plan_t* p,
+                              size_t (*bytes)(const hlx_plan_t*)) {
+  size_t n = bytes(p);
+  for (int32_t i = 0; i < p->num_children; i++)
+    n += plan_tree_bytes(p->children[i], bytes);
+  return n;
+}
+
+size_t hlx_executable_arena_bytes(const hlx_executable_t* e) {
+  return plan_tree_bytes(e->plan, hlx_plan_arena_bytes);
+}
+
+size_t hlx_executable_intermediate_bytes(const hlx_executable_t* e) {
+  return plan_tree_bytes(e->plan, hlx_plan_intermediate_bytes);
+}
+
 void hlx_run_options_init(hlx_run_options_t* o) {
   memset(o, 0, sizeof(*o));
   o->struct_size = sizeof(*o);
@@ -340,6 +372,10 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
   if (!st) {
     hlx_run_ctx_t ctx = base_ctx(e);
     ctx.user = &env;
+    if (ro.on_task) {
+      ctx.on_task = task_event_adapter;
+      ctx.on_task_user = &ro;
+    }
     if (nproc == 1) {
       st = hlx_plan_execute(e->plan, in, out, &ctx);
     } else {

@@ -146,6 +146,14 @@ hlx_status_t hlx_executable_param_desc(const hlx_executable_t* e, int32_t i,
                                        hlx_tensor_desc_t* out_desc);
 hlx_status_t hlx_executable_result_desc(const hlx_executable_t* e, int32_t i,
                                         hlx_tensor_desc_t* out_desc);
+/* Tasks of the top-level plan (what on_task reports). */
+int32_t hlx_executable_num_tasks(const hlx_executable_t* e);
+/* Run memory after buffer assignment: the bytes of the buffer arenas one
+ * run uses at its peak (the top-level plan's plus one per nested plan:
+ * loop bodies, branches), and the sum of all those intermediates' sizes
+ * without reuse, for comparison. 0 on OOM. */
+size_t hlx_executable_arena_bytes(const hlx_executable_t* e);
+size_t hlx_executable_intermediate_bytes(const hlx_executable_t* e);
 
 /* ---- buffers ------------------------------------------------------------- */
 typedef struct hlx_buffer_t hlx_buffer_t;
@@ -182,6 +190,16 @@ typedef struct hlx_run_options_t {
    * call; value_name is the SSA name). NULL: such ops print nothing. */
   void (*print)(void* user, const char* value_name,
                 const hlx_tensor_desc_t* desc, const void* data);
+  /* Profiling: called after each task of the program's top-level plan
+   * with the task's index (0 .. hlx_executable_num_tasks - 1), its name
+   * ("stablehlo.add at 12:5"; a fused task names its members; valid while
+   * the executable lives), the thread that ran it (a small number per OS
+   * thread, stable for the process) and its start/end times in ns
+   * (CLOCK_MONOTONIC). Called from several threads at once on a
+   * multi-threaded run. NULL: no events, no cost. */
+  void (*on_task)(void* user, int32_t task, const char* name, int32_t thread,
+                  uint64_t start_ns, uint64_t end_ns);
+  void* on_task_user;
 } hlx_run_options_t;
 void hlx_run_options_init(hlx_run_options_t* o);
 

@@ -166,6 +166,20 @@ static hlx_status_t not_quantized(const hlx_op_t* op) {
   return NULL;
 }
 
+/* Emits a unary/binary task flagged HLX_TASK_ELEMENTWISE, so buffer
+ * assignment may write its result over a same-size operand that dies here
+ * (the kernels read element i before writing element i). Checks that a task
+ * was added: a constant-folded op adds none. */
+static hlx_status_t emit_elementwise(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                     hlx_task_fn fn, const void* args,
+                                     int32_t num_in) {
+  int32_t before = c->plan->num_tasks;
+  HLX_RETURN_IF_ERROR(hlx_lower_emit_simple(c, op, fn, args, num_in));
+  if (c->plan->num_tasks == before + 1)
+    hlx_plan_last_task_set_flags(c->plan, HLX_TASK_ELEMENTWISE);
+  return NULL;
+}
+
 static hlx_status_t lower_unary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   size_t n;
   HLX_RETURN_IF_ERROR(not_quantized(op));
@@ -187,7 +201,7 @@ static hlx_status_t lower_unary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->n = n;
   a->in_size = hlx_dtype_size(in_t);
   a->out_size = hlx_dtype_size(out_t);
-  return hlx_lower_emit_simple(c, op, run_unary, a, 1);
+  return emit_elementwise(c, op, run_unary, a, 1);
 }
 
 static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
@@ -216,7 +230,7 @@ static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->n = n;
   a->in_size = hlx_dtype_size(in_t);
   a->out_size = hlx_dtype_size(out_t);
-  return hlx_lower_emit_simple(c, op, run_binary, a, 2);
+  return emit_elementwise(c, op, run_binary, a, 2);
 }
 
 /* ---- compare ------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include "api/hlx.h"
 #include "tools/file_util.h"
 #include "tools/npy.h"
+#include "tools/profile.h"
 #include "tools/random_fill.h"
 #include "tools/summary.h"
 
@@ -22,6 +23,8 @@ typedef struct run_options_t {
   int threads;
   bool json;
   bool fill_elided;
+  const char* profile; /* --profile FILE.json: Chrome trace of the last run */
+  bool stats;          /* --stats: per-op-kind times and peak memory */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -56,6 +59,11 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
       i++;
     } else if (strcmp(a, "--json") == 0) {
       o->json = true;
+    } else if (strcmp(a, "--profile") == 0 && next) {
+      o->profile = next;
+      i++;
+    } else if (strcmp(a, "--stats") == 0) {
+      o->stats = true;
     } else if (strcmp(a, "--fill-elided") == 0) {
       o->fill_elided = true;
     } else if (a[0] == '-' || o->file) {
@@ -164,6 +172,18 @@ static hlx_status_t report_results(const run_options_t* o,
   return NULL;
 }
 
+static hlx_status_t write_trace(const hlx_profile_t* prof, const char* path) {
+  FILE* f = fopen(path, "w");
+  if (!f)
+    return hlx_make_status(HLX_STATUS_NOT_FOUND, "--profile: cannot write %s",
+                           path);
+  hlx_status_t s = hlx_profile_write_trace(prof, f);
+  if (fclose(f) != 0 && !s)
+    s = hlx_make_status(HLX_STATUS_DATA_LOSS, "--profile: cannot write %s",
+                        path);
+  return s;
+}
+
 static hlx_status_t run(const run_options_t* o) {
   char* text = NULL;
   size_t len;
@@ -198,20 +218,36 @@ static hlx_status_t run(const run_options_t* o) {
   int iters = o->iterations ? o->iterations : 1;
   if (!s) times = calloc((size_t)iters, sizeof(double));
   if (!s && !times) s = hlx_status_oom();
+  hlx_profile_t* prof = NULL;
+  hlx_run_options_t ro;
+  hlx_run_options_init(&ro);
+  if (!s && (o->profile || o->stats)) {
+    prof = hlx_profile_create();
+    if (!prof) s = hlx_status_oom();
+    ro.on_task = hlx_profile_on_task;
+    ro.on_task_user = prof;
+  }
   for (int it = 0; it < iters && !s; it++) {
     if (it) /* keep only the last run's results */
       for (int32_t i = 0; i < nr; i++) {
         hlx_buffer_destroy(results[i]);
         results[i] = NULL;
       }
+    if (prof) hlx_profile_begin_run(prof);
     double t0 = now_seconds();
-    s = hlx_executable_run(e, params, np, results, nr);
+    s = hlx_executable_run_with_options(e, params, np, results, nr, &ro);
     times[it] = now_seconds() - t0;
   }
   if (!s) {
     qsort(times, (size_t)iters, sizeof(double), cmp_double);
     s = report_results(o, results, nr, times[iters / 2], times[0]);
   }
+  if (!s && o->profile) s = write_trace(prof, o->profile);
+  if (!s && o->stats)
+    s = hlx_profile_print_stats(prof, o->json ? stderr : stdout,
+                                hlx_executable_arena_bytes(e),
+                                hlx_executable_intermediate_bytes(e));
+  hlx_profile_destroy(prof);
   for (int32_t i = 0; results && i < nr; i++) hlx_buffer_destroy(results[i]);
   for (int32_t i = 0; params && i < np; i++) hlx_buffer_destroy(params[i]);
   free(times);

@@ -89,6 +89,32 @@ echo "$out" > "$tmp/printed.mlir"
 out=$("$HLX" run "$tmp/printed.mlir" 2>&1)
 expect "printed program runs" "$out" '^result 0: f32\[2,3\]'
 
+# --profile: a valid Chrome trace with one complete event per task of the
+# last run; --stats: op kinds with times and shares, the task count per run
+# (which the trace must match) and the peak arena against the sum.
+out=$("$HLX" run "$EXAMPLE" --iterations 2 --threads 2 --stats \
+      --profile "$tmp/trace.json" 2>&1)
+expect "stats header" "$out" '^op kind +ms/run +% +count$'
+expect "stats rows" "$out" '^stablehlo\.[a-z_]+ +[0-9.]+ +[0-9.]+% +[0-9]+$'
+expect "stats memory" "$out" '^memory: peak arena [0-9]+ bytes .* sum of intermediates [0-9]+ bytes'
+tasks=$(sed -n 's/^total (tasks) .* \([0-9][0-9]*\)$/\1/p' <<<"$out")
+events=$(/usr/bin/python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+for e in ev:
+    assert e["ph"] == "X" and e["name"] and e["dur"] >= 0 and e["ts"] >= 0, e
+    assert isinstance(e["tid"], int) and e["tid"] > 0, e
+assert len({e["args"]["task"] for e in ev}) == len(ev), "a task twice"
+print(len(ev))
+PY
+)
+[ -n "$tasks" ] && [ "$events" = "$tasks" ] || {
+  echo "FAILED: trace has '$events' events, stats count '$tasks' tasks"
+  fails=$((fails + 1)); }
+out=$("$HLX" run "$EXAMPLE" --profile /nonexistent/dir/t.json 2>&1)
+expect "unwritable trace is a clear error" "$out" 'cannot write /nonexistent'
+
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
 [ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }

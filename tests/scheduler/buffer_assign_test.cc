@@ -132,6 +132,15 @@ std::vector<unsigned char> Owned(const hlx_plan_t* p) {
   return owned;
 }
 
+// Assigns p's buffers over the producer DAG (returned in from/to).
+hlx_status_t Assign(const hlx_plan_t* p, std::vector<int32_t>* from,
+                    std::vector<int32_t>* to, hlx_buffer_assignment_t* a) {
+  ProducerEdges(p, from, to);
+  std::vector<unsigned char> owned = Owned(p);
+  return hlx_buffer_assign(p, owned.data(), from->data(), to->data(),
+                           from->size(), true, a);
+}
+
 // reach[a][b]: a happens-before b (a path a -> ... -> b).
 std::vector<std::vector<bool>> Reach(int32_t nt,
                                      const std::vector<int32_t>& from,
@@ -253,12 +262,8 @@ TEST(BufferAssign, RandomPlansNeverOverlapLiveSlots) {
     BuildRandom(&tp, 5 + static_cast<int>(seed % 60), seed, seed % 3 == 0);
     const hlx_plan_t* p = tp.plan;
     std::vector<int32_t> from, to;
-    ProducerEdges(p, &from, &to);
-    std::vector<unsigned char> owned = Owned(p);
     hlx_buffer_assignment_t a;
-    ASSERT_EQ(hlx_buffer_assign(p, owned.data(), from.data(), to.data(),
-                                from.size(), true, &a),
-              nullptr);
+    ASSERT_EQ(Assign(p, &from, &to, &a), nullptr);
     EXPECT_EQ(a.num_extra, 0u) << "small plans are proven, not ordered";
     // Params are never in the arena.
     for (int32_t i = 0; i < p->num_params; i++)
@@ -290,12 +295,8 @@ TEST(BufferAssign, LargePlansAddForwardEdges) {
   BuildRandom(&tp, HLX_BUFFER_ASSIGN_MAX_REACH_TASKS + 100, 7);
   const hlx_plan_t* p = tp.plan;
   std::vector<int32_t> from, to;
-  ProducerEdges(p, &from, &to);
-  std::vector<unsigned char> owned = Owned(p);
   hlx_buffer_assignment_t a;
-  ASSERT_EQ(hlx_buffer_assign(p, owned.data(), from.data(), to.data(),
-                              from.size(), true, &a),
-            nullptr);
+  ASSERT_EQ(Assign(p, &from, &to, &a), nullptr);
   EXPECT_GT(a.num_extra, 0u);
   for (size_t e = 0; e < a.num_extra; e++)
     ASSERT_LT(a.extra_from[e], a.extra_to[e]);
