@@ -131,6 +131,10 @@ typedef struct hlx_compile_options_t {
    * this list is an error naming it. */
   const struct hlx_host_function_t* host_functions;
   int32_t num_host_functions;
+  /* Fuse chains of elementwise ops (with their broadcasts) into one tiled
+   * task each (true after hlx_compile_options_init). false, or the
+   * environment variable HLX_NO_FUSION=1: one task per op (A/B checks). */
+  bool fuse_elementwise;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 
