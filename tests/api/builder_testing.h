@@ -123,7 +123,7 @@ inline hlx_buffer_t* Buf(hlx_element_type_t t, std::vector<int64_t> dims,
 
 // Compiles (num_replicas processes) and runs p; takes the program and the
 // params; returns the result buffers (caller destroys; empty on error).
-inline std::vector<hlx_buffer_t*> Run(hlx_program_t* p,
+inline std::vector<hlx_buffer_t*> RunAll(hlx_program_t* p,
                                       std::vector<hlx_buffer_t*> params = {},
                                       int32_t num_replicas = 1) {
   std::vector<hlx_buffer_t*> out;
@@ -166,7 +166,7 @@ std::vector<T> Values(hlx_buffer_t* b) {
 
 template <typename T>
 std::vector<T> RunOne(hlx_program_t* p, std::vector<hlx_buffer_t*> params = {}) {
-  std::vector<hlx_buffer_t*> out = Run(p, params);
+  std::vector<hlx_buffer_t*> out = RunAll(p, params);
   if (out.size() != 1) {
     ADD_FAILURE() << "expected one result, got " << out.size();
     for (hlx_buffer_t* b : out) hlx_buffer_destroy(b);
