@@ -15,7 +15,7 @@
 
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
-#include "kernels/dispatch.h" /* hlx_reduce_window: SIMD pooling */
+#include "kernels/dispatch.h" /* hlx_reduce_window, hlx_window_select */
 #include "kernels/window.h"
 
 /* ---- shared helpers ------------------------------------------------------ */
@@ -432,8 +432,8 @@ static hlx_status_t run_select_and_scatter(const void* args, void* const* in,
   }
   const unsigned char* operand = in[0];
   if (a->select_kernel) {
-    if (!hlx_ref_window_select(a->dir, a->cmp_type, a->dtype, w, operand,
-                               sel)) {
+    if (!hlx_window_select(a->dir, a->cmp_type, a->dtype, w, operand,
+                           sel)) {
       st = hlx_status_oom();
       goto done;
     }

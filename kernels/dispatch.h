@@ -86,6 +86,15 @@ bool hlx_reduce_window(hlx_reduce_op_t op, hlx_dtype_t t,
 /* Whether w is such a 2-D pooling geometry; fills g and the layout. */
 bool hlx_window_as_pool2d(const hlx_window_t* w, bool* nhwc,
                           hlx_pool2d_t* g);
+/* hlx_ref_window_select with dispatched fast paths: f32, GE (max pooling's
+ * gradient) or LE, FLOAT/DEFAULT compare, the same pooling geometries as
+ * hlx_reduce_window. Identical results; same return contract. */
+bool hlx_window_select(hlx_compare_dir_t dir, hlx_compare_type_t type,
+                       hlx_dtype_t t, const hlx_window_t* w,
+                       const void* operand, int64_t* selected);
+hlx_pool2d_select_fn hlx_pool2d_select_kernel_for_isa(hlx_compare_dir_t dir,
+                                                      bool nhwc,
+                                                      hlx_isa_t isa);
 /* The pooling variant compiled for exactly `isa` (NULL if none/unusable). */
 hlx_pool2d_fn hlx_pool2d_kernel_for_isa(hlx_reduce_op_t op, bool nhwc,
                                         hlx_isa_t isa);

@@ -66,7 +66,16 @@ typedef void (*hlx_scatter_add_rows_fn)(float* table, int64_t n_rows,
                                         const void* idx, bool idx64, int64_t n,
                                         const float* updates);
 
+/* selected[i] = the row-major input offset window i selects (cur = first
+ * input element of the window, then cur = x whenever !(cur <dir> x); -1 if
+ * the window holds no input element), as hlx_ref_window_select. */
+typedef void (*hlx_pool2d_select_fn)(const hlx_pool2d_t* g, const float* in,
+                                     int64_t* selected);
+
 #if defined(__x86_64__)
+#define HLX_POOL_SELECT(ISA, DIR, LAYOUT, fn) \
+  void fn(const hlx_pool2d_t*, const float*, int64_t*);
+#include "kernels/window_kernels.inc"
 #define HLX_GATHER_ROWS(ISA, fn)                                           \
   void fn(const void*, int64_t, int64_t, size_t, const void*, bool, int64_t, \
           void*);

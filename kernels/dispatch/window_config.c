@@ -18,6 +18,15 @@ static const hlx_pool2d_fn g_pool[HLX_ISA_COUNT][HLX_REDUCE_XOR + 1][POOL_LAYOUT
 #endif
 };
 
+/* [isa][0 = GE, 1 = LE][layout] */
+static const hlx_pool2d_select_fn g_select[HLX_ISA_COUNT][2][POOL_LAYOUTS] = {
+#if defined(__x86_64__)
+#define HLX_POOL_SELECT(ISA, DIR, LAYOUT, fn) \
+  [HLX_ISA_##ISA][HLX_CMP_##DIR == HLX_CMP_LE][POOL_##LAYOUT] = fn,
+#include "kernels/window_kernels.inc"
+#endif
+};
+
 static hlx_pool2d_fn best_pool(hlx_reduce_op_t op, int layout) {
   for (int lv = hlx_cpu_max_isa(); lv > HLX_ISA_REFERENCE; lv--)
     if (g_pool[lv][op][layout]) return g_pool[lv][op][layout];
@@ -90,4 +99,33 @@ bool hlx_reduce_window(hlx_reduce_op_t op, hlx_dtype_t t,
     }
   }
   return hlx_ref_reduce_window(op, t, w, in, init, out);
+}
+
+hlx_pool2d_select_fn hlx_pool2d_select_kernel_for_isa(hlx_compare_dir_t dir,
+                                                      bool nhwc,
+                                                      hlx_isa_t isa) {
+  if ((unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa) ||
+      (dir != HLX_CMP_GE && dir != HLX_CMP_LE))
+    return NULL;
+  return g_select[isa][dir == HLX_CMP_LE][nhwc ? POOL_NHWC : POOL_NCHW];
+}
+
+bool hlx_window_select(hlx_compare_dir_t dir, hlx_compare_type_t type,
+                       hlx_dtype_t t, const hlx_window_t* w,
+                       const void* operand, int64_t* selected) {
+  hlx_pool2d_t g;
+  bool nhwc;
+  /* Window positions travel as exact floats: keep windows < 2^24. */
+  if (t == HLX_DTYPE_F32 && (dir == HLX_CMP_GE || dir == HLX_CMP_LE) &&
+      (type == HLX_CMP_DEFAULT || type == HLX_CMP_FLOAT) &&
+      hlx_window_as_pool2d(w, &nhwc, &g) && g.kh * g.kw < (1 << 24)) {
+    hlx_pool2d_select_fn fn = NULL;
+    for (int lv = hlx_cpu_max_isa(); lv > HLX_ISA_REFERENCE && !fn; lv--)
+      fn = g_select[lv][dir == HLX_CMP_LE][nhwc ? POOL_NHWC : POOL_NCHW];
+    if (fn) {
+      fn(&g, (const float*)operand, selected);
+      return true;
+    }
+  }
+  return hlx_ref_window_select(dir, type, t, w, operand, selected);
 }

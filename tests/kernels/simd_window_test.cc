@@ -5,7 +5,9 @@
 // non-zero init, inputs with NaN/Inf/-0/denormals; each variant called
 // directly at its ISA and through hlx_reduce_window at every cap the CPU
 // supports. Geometries the fast path does not take fall back to the
-// reference (checked too).
+// reference (checked too). The select half of select_and_scatter
+// (hlx_window_select) is checked the same way against
+// hlx_ref_window_select.
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -212,6 +214,85 @@ TEST(SimdPoolDispatch, EveryCapMatchesReference) {
   float init = 0;
   EXPECT_FALSE(hlx_reduce_window((hlx_reduce_op_t)99, HLX_DTYPE_F32, &w,
                                  x.data(), &init, y.data()));
+}
+
+struct SelectVariant {
+  const char* name;
+  hlx_isa_t isa;
+  hlx_compare_dir_t dir;
+  bool nhwc;
+  hlx_pool2d_select_fn fn;
+};
+const SelectVariant kSelect[] = {
+#define HLX_POOL_SELECT(ISA, DIR, LAYOUT, fn) \
+  {#fn, HLX_ISA_##ISA, HLX_CMP_##DIR, std::string(#LAYOUT) == "NHWC", fn},
+#include "kernels/window_kernels.inc"
+};
+
+void ExpectSameSelection(const std::vector<int64_t>& want,
+                         const std::vector<int64_t>& got,
+                         const std::string& what) {
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t i = 0; i < want.size(); i++)
+    ASSERT_EQ(want[i], got[i]) << what << " window " << i;
+}
+
+class SimdPoolSelect : public ::testing::TestWithParam<SelectVariant> {};
+
+// Ties (values repeat often), NaN, -0/+0 and padding-only windows all
+// exercise the "first wins unless !(cur <dir> x)" rule.
+TEST_P(SimdPoolSelect, MatchesReference) {
+  const SelectVariant& v = GetParam();
+  HLX_SKIP_IF_UNSUPPORTED(v.isa);
+  uint32_t seed = 3;
+  for (const Geometry& g : Geometries(5)) {
+    hlx_window_t w;
+    if (!MakeWindow(g, v.nhwc, &w)) continue;
+    hlx_pool2d_t pg;
+    bool nhwc = false;
+    ASSERT_TRUE(hlx_window_as_pool2d(&w, &nhwc, &pg));
+    if (nhwc != v.nhwc) continue;
+    std::vector<float> x = Data((size_t)(g.n * g.c * g.h * g.w), seed++);
+    for (size_t i = 0; i < x.size(); i += 3) x[i] = (float)(int)(x[i] / 50);
+    std::vector<int64_t> want((size_t)hlx_window_out_count(&w));
+    std::vector<int64_t> got(want.size() + 1, 777);
+    ASSERT_TRUE(hlx_ref_window_select(v.dir, HLX_CMP_DEFAULT, HLX_DTYPE_F32, &w,
+                                      x.data(), want.data()));
+    v.fn(&pg, x.data(), got.data());
+    ASSERT_EQ(got.back(), 777) << v.name << " wrote past the end";
+    got.pop_back();
+    ExpectSameSelection(want, got, std::string(v.name) + " " + Describe(g));
+    if (HasFatalFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SimdPoolSelect, ::testing::ValuesIn(kSelect),
+                         [](const auto& i) { return std::string(i.param.name); });
+
+TEST(SimdPoolDispatch, WindowSelectEveryCapMatchesReference) {
+  std::vector<Geometry> gs = Geometries(13);
+  for (int lv = HLX_ISA_REFERENCE; lv < HLX_ISA_COUNT; lv++) {
+    if (!hlx_cpu_supports_isa((hlx_isa_t)lv)) continue;
+    hlx_cpu_set_max_isa((hlx_isa_t)lv);
+    for (bool nhwc : {false, true})
+      for (hlx_compare_dir_t dir : {HLX_CMP_GE, HLX_CMP_LE, HLX_CMP_GT})
+        for (size_t i = 0; i < gs.size(); i += 4) {
+          hlx_window_t w;
+          if (!MakeWindow(gs[i], nhwc, &w)) continue;
+          std::vector<float> x = Data((size_t)(gs[i].n * gs[i].c * gs[i].h * gs[i].w), i);
+          std::vector<int64_t> want((size_t)hlx_window_out_count(&w)), got(want.size());
+          for (hlx_compare_type_t type : {HLX_CMP_FLOAT, HLX_CMP_TOTALORDER}) {
+            ASSERT_TRUE(hlx_ref_window_select(dir, type, HLX_DTYPE_F32, &w,
+                                              x.data(), want.data()));
+            ASSERT_TRUE(hlx_window_select(dir, type, HLX_DTYPE_F32, &w, x.data(),
+                                          got.data()));
+            ExpectSameSelection(want, got, std::string("cap ") +
+                                               hlx_isa_name((hlx_isa_t)lv) + " " +
+                                               Describe(gs[i]));
+          }
+        }
+  }
+  hlx_cpu_set_max_isa(HLX_ISA_COUNT);
 }
 
 TEST(SimdPoolDispatch, RecognisesLayouts) {
