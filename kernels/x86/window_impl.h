@@ -18,6 +18,17 @@
  *    tail uses masked loads/stores. */
 #include "kernels/x86/vmath.h"
 
+/* NCHW vector blocks [ow0, ow0 + VF_N) run for vlo <= ow0 and
+ * ow0 + VF_N <= vend: ow0 * sw >= pw, and the last lane's loads (plus the
+ * odd element after it for stride 2) stay inside the row. */
+static inline void nchw_vector_range(const hlx_pool2d_t* g, int64_t* vlo,
+                                     int64_t* vend) {
+  const int64_t extra = g->sw == 2 ? 1 : 0;
+  const int64_t lim = g->w - 1 - extra - (g->kw - 1) + g->pw;
+  *vlo = (g->pw + g->sw - 1) / g->sw;
+  *vend = lim < 0 ? 0 : lim / g->sw + 1;
+}
+
 /* One output computed alone (borders of NCHW rows), same ops as the lanes. */
 #define POOL_ONE(OPV)                                                      \
   static inline float pool_one_##OPV(const hlx_pool2d_t* g,               \
@@ -41,12 +52,8 @@
                                            const float* in, float init,     \
                                            float* out) {                    \
     const vf vi = vf_set1(init);                                            \
-    /* Vector blocks [ow0, ow0 + VF_N) need ow0 * sw >= pw and the last     \
-     * lane's loads (the odd element after it for stride 2) inside w. */    \
-    const int64_t extra = g->sw == 2 ? 1 : 0;                               \
-    const int64_t vlo = (g->pw + g->sw - 1) / g->sw;                        \
-    const int64_t lim = g->w - 1 - extra - (g->kw - 1) + g->pw;             \
-    const int64_t vend = lim < 0 ? 0 : lim / g->sw + 1;                     \
+    int64_t vlo, vend;                                                      \
+    nchw_vector_range(g, &vlo, &vend);                                      \
     for (int64_t p = 0; p < g->planes; p++) {                               \
       const float* plane = in + p * g->h * g->w;                            \
       for (int64_t oh = 0; oh < g->oh; oh++) {                              \
@@ -168,10 +175,8 @@ POOL_NHWC(add, f32_add)
   SEL_ONE(DIRN, CMPOP)                                                      \
   void HLX_SFX(hlx_f32_pool_select_##DIRN##_nchw)(                          \
       const hlx_pool2d_t* g, const float* in, int64_t* selected) {          \
-    const int64_t extra = g->sw == 2 ? 1 : 0;                               \
-    const int64_t vlo = (g->pw + g->sw - 1) / g->sw;                        \
-    const int64_t lim = g->w - 1 - extra - (g->kw - 1) + g->pw;             \
-    const int64_t vend = lim < 0 ? 0 : lim / g->sw + 1;                     \
+    int64_t vlo, vend;                                                      \
+    nchw_vector_range(g, &vlo, &vend);                                      \
     float kbuf[VF_N];                                                       \
     for (int64_t p = 0; p < g->planes; p++) {                               \
       const float* plane = in + p * g->h * g->w;                            \
