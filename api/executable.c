@@ -305,6 +305,10 @@ size_t hlx_executable_intermediate_bytes(const hlx_executable_t* e) {
   return plan_tree_bytes(e->plan, hlx_plan_intermediate_bytes);
 }
 
+size_t hlx_executable_live_bytes(const hlx_executable_t* e) {
+  return plan_tree_bytes(e->plan, hlx_plan_live_bytes);
+}
+
 void hlx_run_options_init(hlx_run_options_t* o) {
   memset(o, 0, sizeof(*o));
   o->struct_size = sizeof(*o);

@@ -158,6 +158,9 @@ int32_t hlx_executable_num_tasks(const hlx_executable_t* e);
  * without reuse, for comparison. 0 on OOM. */
 size_t hlx_executable_arena_bytes(const hlx_executable_t* e);
 size_t hlx_executable_intermediate_bytes(const hlx_executable_t* e);
+/* The largest set of intermediates live at once in program order (summed
+ * likewise): the least any assignment without in-place reuse can use. */
+size_t hlx_executable_live_bytes(const hlx_executable_t* e);
 
 /* ---- buffers ------------------------------------------------------------- */
 typedef struct hlx_buffer_t hlx_buffer_t;

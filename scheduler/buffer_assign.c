@@ -269,15 +269,45 @@ static bool ancestors(ba_t* b, const int32_t* from, const int32_t* to,
   return true;
 }
 
+/* The largest total size of slots live at one task (program order). */
+static bool max_live(const ba_t* b, const unsigned char* owned,
+                     size_t* out) {
+  size_t* delta = calloc((size_t)b->nt + 2, sizeof(size_t));
+  size_t* undo = calloc((size_t)b->nt + 2, sizeof(size_t));
+  if (!delta || !undo) {
+    free(delta);
+    free(undo);
+    return false;
+  }
+  for (int32_t s = 0; s < b->ns; s++) {
+    if (!owned[s]) continue;
+    size_t r = round64(b->p->slot_bytes[s]);
+    int32_t from = b->def[s] < 0 ? 0 : b->def[s];
+    int32_t to = b->pinned[s] ? b->nt : b->last[s];
+    delta[from] += r;
+    undo[to + 1] += r;
+  }
+  size_t live = 0, peak = 0;
+  for (int32_t t = 0; t <= b->nt; t++) {
+    live = live + delta[t] - undo[t];
+    if (live > peak) peak = live;
+  }
+  free(delta);
+  free(undo);
+  *out = peak;
+  return true;
+}
+
 static hlx_status_t assign_reusing(ba_t* b, const unsigned char* owned,
                                    const int32_t* edge_from,
                                    const int32_t* edge_to, size_t num_edges,
-                                   size_t* slot_off) {
+                                   size_t* slot_off, size_t* live_bytes) {
   const hlx_plan_t* p = b->p;
   bool bitsets = b->nt <= HLX_BUFFER_ASSIGN_MAX_REACH_TASKS;
   unsigned char* taken = calloc((size_t)b->ns + 1, 1);
   if (!taken || !alloc_all(b, bitsets) || !liveness(b, owned) ||
-      (bitsets && !ancestors(b, edge_from, edge_to, num_edges))) {
+      (bitsets && !ancestors(b, edge_from, edge_to, num_edges)) ||
+      !max_live(b, owned, live_bytes)) {
     free(taken);
     return hlx_status_oom();
   }
@@ -342,6 +372,7 @@ hlx_status_t hlx_buffer_assign(const hlx_plan_t* p, const unsigned char* owned,
         off += round64(p->slot_bytes[s]);
       }
     out->arena_bytes = off;
+    out->live_bytes = off;
     return NULL;
   }
   ba_t b;
@@ -350,7 +381,8 @@ hlx_status_t hlx_buffer_assign(const hlx_plan_t* p, const unsigned char* owned,
   b.nt = p->num_tasks;
   b.ns = ns;
   hlx_status_t st =
-      assign_reusing(&b, owned, edge_from, edge_to, num_edges, out->slot_off);
+      assign_reusing(&b, owned, edge_from, edge_to, num_edges, out->slot_off,
+                     &out->live_bytes);
   out->arena_bytes = b.end;
   out->num_extra = b.nx;
   out->extra_from = b.xf;

@@ -40,6 +40,9 @@ typedef struct hlx_buffer_assignment_t {
                          SIZE_MAX when the slot is not run-owned */
   size_t arena_bytes; /* peak: end of the highest buffer */
   size_t sum_bytes;   /* all run-owned slots side by side, for comparison */
+  size_t live_bytes;  /* largest set of slots live at once in program order:
+                         the least an assignment can use without in-place
+                         reuse (sum_bytes when reuse is off) */
   size_t num_extra;   /* added DAG edges extra_from[i] -> extra_to[i] */
   int32_t* extra_from;
   int32_t* extra_to;

@@ -49,7 +49,7 @@ typedef struct dag_t {
   /* Run memory: [slot pointers][task counters][buffers...] */
   size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
   size_t counters_off, buffers_off, total_bytes;
-  size_t arena_bytes, intermediate_bytes; /* buffer assignment's report */
+  size_t arena_bytes, intermediate_bytes, live_bytes; /* buffer assignment */
   /* Run blocks of finished runs, reused by later runs so they do not
    * page-fault on fresh memory (which dominated repeated runs). */
   atomic_flag free_lock;
@@ -205,6 +205,7 @@ static dag_t* dag_build(const hlx_plan_t* p) {
   d->buffers_off = off;
   d->arena_bytes = ba.arena_bytes;
   d->intermediate_bytes = ba.sum_bytes;
+  d->live_bytes = ba.live_bytes;
   for (int32_t s = 0; s < ns; s++)
     d->slot_off[s] = ba.slot_off[s] == SIZE_MAX ? SIZE_MAX : off + ba.slot_off[s];
   hlx_buffer_assignment_free(&ba);
@@ -247,6 +248,11 @@ size_t hlx_plan_arena_bytes(const hlx_plan_t* p) {
 size_t hlx_plan_intermediate_bytes(const hlx_plan_t* p) {
   const dag_t* d = plan_dag(p);
   return d ? d->intermediate_bytes : 0;
+}
+
+size_t hlx_plan_live_bytes(const hlx_plan_t* p) {
+  const dag_t* d = plan_dag(p);
+  return d ? d->live_bytes : 0;
 }
 
 bool hlx_plan_is_sequential(const hlx_plan_t* p) {

@@ -137,6 +137,9 @@ bool hlx_plan_is_sequential(const hlx_plan_t* p);
  * have their own arenas. Build the DAG if needed; 0 on OOM. */
 size_t hlx_plan_arena_bytes(const hlx_plan_t* p);
 size_t hlx_plan_intermediate_bytes(const hlx_plan_t* p);
+/* The largest set of this plan's slots live at once in program order: the
+ * least a buffer assignment can use without in-place reuse. */
+size_t hlx_plan_live_bytes(const hlx_plan_t* p);
 
 /* Runs the plan once. params[i] points at num_params input buffers (read
  * only); results[i] at caller-owned buffers of slot_bytes[result_slots[i]]

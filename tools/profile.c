@@ -124,7 +124,7 @@ static int cmp_kind_time(const void* a, const void* b) {
 }
 
 hlx_status_t hlx_profile_print_stats(const hlx_profile_t* p, FILE* f,
-                                     size_t arena_bytes,
+                                     size_t arena_bytes, size_t live_bytes,
                                      size_t intermediate_bytes) {
   if (p->oom) return hlx_status_oom();
   kind_t* k = malloc((p->num + 1) * sizeof(kind_t));
@@ -161,9 +161,11 @@ hlx_status_t hlx_profile_print_stats(const hlx_profile_t* p, FILE* f,
           (double)total * 1e-6 / runs, total ? 100.0 : 0.0,
           (double)p->num / runs);
   fprintf(f,
-          "memory: peak arena %zu bytes (%.2f MiB), sum of intermediates "
-          "%zu bytes (%.2f MiB), %.1f%%\n",
-          arena_bytes, (double)arena_bytes / 1048576.0, intermediate_bytes,
+          "memory: peak arena %zu bytes (%.2f MiB), largest live set %zu "
+          "bytes (%.2f MiB), sum of intermediates %zu bytes (%.2f MiB); "
+          "arena/sum %.1f%%\n",
+          arena_bytes, (double)arena_bytes / 1048576.0, live_bytes,
+          (double)live_bytes / 1048576.0, intermediate_bytes,
           (double)intermediate_bytes / 1048576.0,
           intermediate_bytes
               ? 100.0 * (double)arena_bytes / (double)intermediate_bytes

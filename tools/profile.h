@@ -35,9 +35,9 @@ hlx_status_t hlx_profile_write_trace(const hlx_profile_t* p, FILE* f)
 
 /* Per-op-kind totals per run (the task name up to " at "), sorted by time,
  * with their share and task counts, then the peak arena bytes against the
- * sum of all intermediates. */
+ * largest live set and the sum of all intermediates. */
 hlx_status_t hlx_profile_print_stats(const hlx_profile_t* p, FILE* f,
-                                     size_t arena_bytes,
+                                     size_t arena_bytes, size_t live_bytes,
                                      size_t intermediate_bytes) HLX_MUST_USE;
 
 /* Events recorded over all runs, for tests. */

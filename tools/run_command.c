@@ -246,6 +246,7 @@ static hlx_status_t run(const run_options_t* o) {
   if (!s && o->stats)
     s = hlx_profile_print_stats(prof, o->json ? stderr : stdout,
                                 hlx_executable_arena_bytes(e),
+                                hlx_executable_live_bytes(e),
                                 hlx_executable_intermediate_bytes(e));
   hlx_profile_destroy(prof);
   for (int32_t i = 0; results && i < nr; i++) hlx_buffer_destroy(results[i]);

@@ -96,7 +96,7 @@ out=$("$HLX" run "$EXAMPLE" --iterations 2 --threads 2 --stats \
       --profile "$tmp/trace.json" 2>&1)
 expect "stats header" "$out" '^op kind +ms/run +% +count$'
 expect "stats rows" "$out" '^stablehlo\.[a-z_]+ +[0-9.]+ +[0-9.]+% +[0-9]+$'
-expect "stats memory" "$out" '^memory: peak arena [0-9]+ bytes .* sum of intermediates [0-9]+ bytes'
+expect "stats memory" "$out" '^memory: peak arena [0-9]+ bytes .* largest live set [0-9]+ bytes .* sum of intermediates [0-9]+ bytes'
 tasks=$(sed -n 's/^total (tasks) .* \([0-9][0-9]*\)$/\1/p' <<<"$out")
 events=$(/usr/bin/python3 - "$tmp/trace.json" <<'PY'
 import json, sys

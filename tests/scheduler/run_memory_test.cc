@@ -96,6 +96,7 @@ TEST(RunMemory, ArenaReportsReuse) {
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(hlx_executable_intermediate_bytes(e), 4u * 16384);
   EXPECT_EQ(hlx_executable_arena_bytes(e), 3u * 16384);
+  EXPECT_EQ(hlx_executable_live_bytes(e), 3u * 16384);
   hlx_executable_destroy(e);
 }
 
@@ -116,6 +117,10 @@ TEST(RunMemory, ChessModelPeakIsFarBelowSum) {
   RecordProperty("intermediate_bytes", std::to_string(sum));
   EXPECT_GT(arena, 0u);
   EXPECT_LT(arena * 10, sum) << arena << " vs " << sum;
+  // Close to the largest live set (the bound without in-place reuse).
+  size_t live = hlx_executable_live_bytes(e);
+  RecordProperty("live_bytes", std::to_string(live));
+  EXPECT_LT(arena, live + live / 2) << arena << " vs live " << live;
   hlx_executable_destroy(e);
 }
 

@@ -11,12 +11,12 @@
 namespace {
 
 std::string Capture(hlx_profile_t* p, bool trace, size_t arena = 0,
-                    size_t sum = 0) {
+                    size_t live = 0, size_t sum = 0) {
   char* buf = nullptr;
   size_t len = 0;
   FILE* f = open_memstream(&buf, &len);
   hlx_status_t st = trace ? hlx_profile_write_trace(p, f)
-                          : hlx_profile_print_stats(p, f, arena, sum);
+                          : hlx_profile_print_stats(p, f, arena, live, sum);
   EXPECT_EQ(st, nullptr);
   fclose(f);
   std::string s(buf, len);
@@ -69,7 +69,7 @@ TEST(Profile, StatsGroupByKindSortedByTime) {
     hlx_profile_on_task(p, 1, "stablehlo.dot_general at 2:1", 1, 0, 6000000);
     hlx_profile_on_task(p, 2, "stablehlo.add at 3:1", 1, 0, 3000000);
   }
-  std::string s = Capture(p, false, 1048576, 4194304);
+  std::string s = Capture(p, false, 1048576, 524288, 4194304);
   size_t dot = s.find("stablehlo.dot_general"), add = s.find("stablehlo.add ");
   ASSERT_NE(dot, std::string::npos) << s;
   ASSERT_NE(add, std::string::npos) << s;
@@ -78,8 +78,9 @@ TEST(Profile, StatsGroupByKindSortedByTime) {
   EXPECT_NE(s.find("6.0000  60.00%        1"), std::string::npos) << s;
   EXPECT_NE(s.find("4.0000  40.00%        2"), std::string::npos) << s;
   EXPECT_NE(s.find("10.0000 100.00%        3"), std::string::npos) << s;
-  EXPECT_NE(s.find("memory: peak arena 1048576 bytes (1.00 MiB), sum of "
-                   "intermediates 4194304 bytes (4.00 MiB), 25.0%"),
+  EXPECT_NE(s.find("memory: peak arena 1048576 bytes (1.00 MiB), largest "
+                   "live set 524288 bytes (0.50 MiB), sum of intermediates "
+                   "4194304 bytes (4.00 MiB); arena/sum 25.0%"),
             std::string::npos)
       << s;
   hlx_profile_destroy(p);
