@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -171,6 +172,59 @@ void RunTranspose(benchmark::State& st, hlx_transpose_fn fn) {
   st.SetItemsProcessed((int64_t)st.iterations() * n * n);
 }
 
+// ---- two threads: the kernel on two halves at once (what the executor's
+// parallel_for does for large tensors); "mt2/" rows. Splits are 64-byte
+// aligned; thread start-up (~50 us) is inside the timed region.
+
+template <typename F>
+void OnTwoThreads(size_t n, size_t align, F f) {
+  size_t mid = n / 2 / align * align;
+  std::thread t([&] { f(0, mid); });
+  f(mid, n);
+  t.join();
+}
+void RunBinary2(benchmark::State& st, hlx_binary_fn fn, size_t es) {
+  size_t n = (size_t)st.range(0);
+  char *a = (char*)D().a.p, *b = (char*)D().b.p, *y = (char*)D().y.p;
+  for (auto _ : st)
+    OnTwoThreads(n, 16, [&](size_t lo, size_t hi) {
+      fn(a + lo * es, b + lo * es, y + lo * es, hi - lo);
+    });
+  st.SetBytesProcessed((int64_t)st.iterations() * (int64_t)(3 * n * es));
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)n);
+}
+void RunUnary2(benchmark::State& st, hlx_unary_fn fn, size_t es) {
+  size_t n = (size_t)st.range(0);
+  char *x = (char*)D().a.p, *y = (char*)D().y.p;
+  for (auto _ : st)
+    OnTwoThreads(n, 16, [&](size_t lo, size_t hi) {
+      fn(x + lo * es, y + lo * es, hi - lo);
+    });
+  st.SetBytesProcessed((int64_t)st.iterations() * (int64_t)(2 * n * es));
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)n);
+}
+// 4096 x 4096 f32 sum over axis 1, rows split between the threads.
+void RunReduceRows2(benchmark::State& st, hlx_reduce3_fn fn) {
+  const size_t n = 4096;
+  float init = 0.0f;
+  for (auto _ : st)
+    OnTwoThreads(n, 16, [&](size_t lo, size_t hi) {
+      fn(D().a.f() + lo * n, hi - lo, n, 1, &init, D().y.f() + lo);
+    });
+  st.SetBytesProcessed((int64_t)st.iterations() * 4096 * 4096 * 4);
+  st.SetItemsProcessed((int64_t)st.iterations() * 4096 * 4096);
+}
+// 4096 x 4096 transpose, input rows (= output columns) split.
+void RunTranspose2(benchmark::State& st, hlx_transpose_fn fn) {
+  const int64_t n = 4096;
+  for (auto _ : st)
+    OnTwoThreads((size_t)n, 16, [&](size_t lo, size_t hi) {
+      fn(D().a.f() + lo * n, n, D().y.f() + lo, n, hi - lo, (size_t)n);
+    });
+  st.SetBytesProcessed((int64_t)st.iterations() * n * n * 8);
+  st.SetItemsProcessed((int64_t)st.iterations() * n * n);
+}
+
 bool Wanted(const char* name) {
   // Keep the run short: the memory-bound binaries, the transcendentals and
   // a few cheap unaries; the tests cover every variant.
@@ -236,6 +290,14 @@ void RegisterAll() {
       continue;
     }
     reg_bin(v.name, fn, hlx_dtype_size(v.dt));
+    if (v.isa == HLX_ISA_AVX512 && v.dt == HLX_DTYPE_F32) {
+      size_t es = hlx_dtype_size(v.dt);
+      benchmark::RegisterBenchmark(
+          (std::string("mt2/") + v.name).c_str(),
+          [fn, es](benchmark::State& st) { RunBinary2(st, fn, es); })
+          ->Arg((int64_t)kBig)
+          ->UseRealTime();
+    }
   }
   for (const U& v : uns) {
     if (!Wanted(v.name)) continue;
@@ -249,6 +311,14 @@ void RegisterAll() {
       continue;
     }
     reg_un(v.name, fn, hlx_dtype_size(v.dt));
+    if (v.isa == HLX_ISA_AVX512 && v.dt == HLX_DTYPE_F32) {
+      size_t es = hlx_dtype_size(v.dt);
+      benchmark::RegisterBenchmark(
+          (std::string("mt2/") + v.name).c_str(),
+          [fn, es](benchmark::State& st) { RunUnary2(st, fn, es); })
+          ->Arg((int64_t)kBig)
+          ->UseRealTime();
+    }
   }
 
   for (int axis : {1, 0}) {
@@ -271,6 +341,18 @@ void RegisterAll() {
   }
 #include "kernels/reduce.inc"
     }
+  }
+  if (hlx_cpu_supports_isa(HLX_ISA_AVX512)) {
+    benchmark::RegisterBenchmark("mt2/hlx_f32_reduce_add__avx512/sum_4096x4096_axis1",
+                                 [](benchmark::State& st) {
+                                   RunReduceRows2(st, hlx_f32_reduce_add__avx512);
+                                 })
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("mt2/hlx_x32_transpose__avx512/4096x4096",
+                                 [](benchmark::State& st) {
+                                   RunTranspose2(st, hlx_x32_transpose__avx512);
+                                 })
+        ->UseRealTime();
   }
   benchmark::RegisterBenchmark("ref/transpose_f32_4096x4096",
                                [](benchmark::State& st) { RunTranspose(st, nullptr); });
