@@ -103,6 +103,8 @@ static void count_uses(const hlx_block_t* b, int32_t nv, int32_t* uses) {
 void hlx_fusion_destroy(hlx_fusion_t* f) {
   if (!f) return;
   free(f->group_of);
+  free(f->reduce);
+  free(f->keeps_value);
   free(f->root);
   free(f->start);
   free(f->member);
@@ -147,9 +149,11 @@ static bool broadcast_reads(const grow_t* g, const hlx_value_t* v) {
  * (registers have no strides), so its producer joins only broadcast chains. */
 static void grow(grow_t* g, int32_t group, const hlx_type_t* shape) {
   bool changed = true;
-  while (changed && g->n < HLX_FUSION_MAX_MEMBERS) {
+  /* One place stays free for an absorbed reduce. */
+  const int32_t max = HLX_FUSION_MAX_MEMBERS - 1;
+  while (changed && g->n < max) {
     changed = false;
-    for (int32_t m = 0; m < g->n && g->n < HLX_FUSION_MAX_MEMBERS; m++) {
+    for (int32_t m = 0; m < g->n && g->n < max; m++) {
       const hlx_op_t* op = g->b->ops[g->members[m]];
       for (int32_t i = 0; i < op->num_operands; i++) {
         const hlx_value_t* v = op->operands[i];
@@ -166,7 +170,7 @@ static void grow(grow_t* g, int32_t group, const hlx_type_t* shape) {
           continue;
         add_member(g, p, group);
         changed = true;
-        if (g->n >= HLX_FUSION_MAX_MEMBERS) break;
+        if (g->n >= max) break;
       }
     }
   }
@@ -177,8 +181,40 @@ static int cmp_i32(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+/* Whether op (or an op in its regions) reads v. */
+static bool op_reads(const hlx_op_t* op, const hlx_value_t* v) {
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (op->operands[i] == v) return true;
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (int32_t k = 0; k < op->regions[r]->num_blocks; k++) {
+      const hlx_block_t* blk = op->regions[r]->blocks[k];
+      for (int32_t o = 0; o < blk->num_ops; o++)
+        if (op_reads(blk->ops[o], v)) return true;
+    }
+  return false;
+}
+
+/* The reduce group `root` may absorb: the first op reading the root's
+ * value, when it is a reduce of that value alone. -1 if none. */
+static int32_t absorbable_reduce(const hlx_block_t* b, const grow_t* g,
+                                 int32_t root,
+                                 hlx_fusion_reduce_ok_fn reduce_ok) {
+  const hlx_value_t* v = b->ops[root]->results[0];
+  for (int32_t q = root + 1; q < b->num_ops; q++) {
+    const hlx_op_t* op = b->ops[q];
+    if (!op_reads(op, v)) continue;
+    if (op->code != HLX_OP_REDUCE || op->num_operands != 2 ||
+        op->operands[0] != v || op->operands[1] == v ||
+        g->group_of[q] >= 0 || (g->skip && g->skip[q]) || !reduce_ok(op))
+      return -1;
+    return q;
+  }
+  return -1;
+}
+
 hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
                                 const unsigned char* skip,
+                                hlx_fusion_reduce_ok_fn reduce_ok,
                                 hlx_fusion_t** out) {
   *out = NULL;
   int32_t n = b->num_ops, nv = num_values;
@@ -190,8 +226,11 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
     f->root = malloc(((size_t)n + 1) * sizeof(int32_t));
     f->start = malloc(((size_t)n + 2) * sizeof(int32_t));
     f->member = malloc(((size_t)n + 1) * sizeof(int32_t));
+    f->reduce = malloc(((size_t)n + 1) * sizeof(int32_t));
+    f->keeps_value = malloc((size_t)n + 1);
   }
-  if (!f || !scratch || !f->group_of || !f->root || !f->start || !f->member) {
+  if (!f || !scratch || !f->group_of || !f->root || !f->start || !f->member ||
+      !f->reduce || !f->keeps_value) {
     free(scratch);
     hlx_fusion_destroy(f);
     return hlx_status_oom();
@@ -224,12 +263,19 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
       for (int32_t i = 0; i < mo->num_operands; i++)
         g.inside[mo->operands[i]->id] = 0;
     }
-    if (g.n < 2) {
+    int32_t q = reduce_ok ? absorbable_reduce(b, &g, o, reduce_ok) : -1;
+    if (g.n + (q >= 0) < 2) {
       f->group_of[o] = -1;
       continue;
     }
+    f->reduce[ng] = q;
+    f->keeps_value[ng] = q < 0 || g.uses[b->ops[o]->results[0]->id] > 1;
+    if (q >= 0) {
+      g.members[g.n++] = q;
+      f->group_of[q] = ng;
+    }
     qsort(g.members, (size_t)g.n, sizeof(int32_t), cmp_i32);
-    f->root[ng] = o;
+    f->root[ng] = q >= 0 ? q : o;
     f->start[ng] = nm;
     for (int32_t m = 0; m < g.n; m++) f->member[nm++] = g.members[m];
     ng++;

@@ -13,7 +13,8 @@
  * of other ops, the operands of member broadcasts) are its inputs. Members
  * precede the root in program order, so emitting the group at the root's
  * position sees all its inputs defined. Groups have at least two members
- * and at least one elementwise op; a broadcast_in_dim is never a root. */
+ * and at least one elementwise op; a broadcast_in_dim is never a root.
+ * A group may end in a reduce of its root's value (see reduce_ok below). */
 #ifndef HLX_GRAPH_FUSION_H_
 #define HLX_GRAPH_FUSION_H_
 
@@ -27,6 +28,10 @@ enum { HLX_FUSION_MAX_MEMBERS = 64, HLX_FUSION_MAX_INPUTS = 16 };
 
 typedef struct hlx_fusion_t {
   int32_t num_ops;     /* of the block */
+  /* Per group: the op index of a reduce absorbed as its last member (or
+   * -1), and whether the elementwise root's value is an output too. */
+  int32_t* reduce;
+  unsigned char* keeps_value;
   int32_t* group_of;   /* per op index: its group, or -1 */
   int32_t num_groups;
   int32_t* root;       /* per group: op index of its last member */
@@ -54,11 +59,20 @@ hlx_fusion_kind_t hlx_fusion_kind(hlx_opcode_t code, int32_t* kernel_id);
  * shapes, non-quantized element types, rank <= 8). */
 bool hlx_fusion_op_fusible(const hlx_op_t* op);
 
+/* Whether a stablehlo.reduce can be computed by a fused group from its
+ * input's values (the lowering knows which reductions its kernels do). */
+typedef bool (*hlx_fusion_reduce_ok_fn)(const hlx_op_t* reduce);
+
 /* Groups of block b. `num_values` bounds the value ids of b (those of its
  * function). `skip` (per op index, may be NULL) excludes ops, e.g. dead
- * ones. *out is malloc'd; free with hlx_fusion_destroy. */
+ * ones. With `reduce_ok`, a group also absorbs the reduce that is the
+ * first user of its root's value (reduce_ok(op) holding): the reduce
+ * becomes the last member, and the root's value stays an output only if
+ * something else uses it (keeps_value). *out is malloc'd; free with
+ * hlx_fusion_destroy. */
 hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
                                 const unsigned char* skip,
+                                hlx_fusion_reduce_ok_fn reduce_ok,
                                 hlx_fusion_t** out) HLX_MUST_USE;
 void hlx_fusion_destroy(hlx_fusion_t* f);
 

@@ -20,6 +20,7 @@
 #include "base/parallel.h"
 #include "graph/fusion.h"
 #include "graph/lower_internal.h"
+#include "graph/region_match.h"
 #include "kernels/dispatch.h"
 #include "kernels/fused_elementwise.h"
 
@@ -41,7 +42,8 @@ typedef struct fused_args_t {
 typedef struct fused_split_t {
   const fused_args_t* a;
   const void* const* in;
-  void* out;
+  void* out;     /* the values, or NULL */
+  void* reduced; /* the reduction, or NULL */
   size_t step;
   atomic_int failed;
 } fused_split_t;
@@ -57,8 +59,8 @@ static void run_pieces(void* arg, size_t begin, size_t end) {
   for (size_t piece = begin; piece < end; piece++) {
     size_t lo = piece * s->step;
     size_t hi = lo + s->step < s->a->n ? lo + s->step : s->a->n;
-    if (lo < hi && !hlx_fused_elementwise_run(&s->a->prog, s->in, s->out, lo,
-                                              hi, scratch))
+    if (lo < hi && !hlx_fused_elementwise_run(&s->a->prog, s->in, s->out,
+                                              s->reduced, lo, hi, scratch))
       atomic_store(&s->failed, 2);
   }
   free(scratch);
@@ -67,15 +69,17 @@ static void run_pieces(void* arg, size_t begin, size_t end) {
 static hlx_status_t run_fused(const void* args, void* const* in,
                               void* const* out, hlx_run_ctx_t* ctx) {
   const fused_args_t* a = args;
-  fused_split_t s = {a, (const void* const*)in, out[0], a->n, 0};
+  bool values = a->prog.write_values, reduce = a->prog.reduce.fn != NULL;
+  fused_split_t s = {a, (const void* const*)in, values ? out[0] : NULL,
+                     reduce ? out[values ? 1 : 0] : NULL, a->n, 0};
   atomic_init(&s.failed, 0);
   int threads = hlx_parallel_num_threads(ctx->parallel);
   if (threads <= 1 || a->n < kParallelMin) {
     run_pieces(&s, 0, 1);
   } else {
-    size_t pieces = (size_t)threads * 4;
-    s.step = ((a->n + pieces - 1) / pieces + HLX_FUSED_TILE - 1) /
-             HLX_FUSED_TILE * HLX_FUSED_TILE;
+    /* Pieces of whole tiles (tiles hold whole reduced rows). */
+    size_t pieces = (size_t)threads * 4, tile = a->prog.tile;
+    s.step = ((a->n + pieces - 1) / pieces + tile - 1) / tile * tile;
     pieces = (a->n + s.step - 1) / s.step;
     hlx_parallel_for(ctx->parallel, pieces, 1, run_pieces, &s);
   }
@@ -85,6 +89,57 @@ static hlx_status_t run_fused(const void* args, void* const* in,
     return hlx_make_status(HLX_STATUS_INTERNAL,
                            "fused elementwise: a kernel refused its dtype");
   return NULL;
+}
+
+/* ---- absorbed reductions -------------------------------------------------- */
+
+enum { kMaxReduceRow = 1 << 16 };
+
+/* The combiner and row length of a reduce a group can compute: one
+ * static, non-quantized input reduced over its trailing dims with a
+ * recognised combiner the reduce kernels serve, result of the input's
+ * element type, rows of at most kMaxReduceRow elements. */
+static bool reduce_params(const hlx_op_t* op, hlx_reduce_op_t* rop,
+                          size_t* row) {
+  if (op->code != HLX_OP_REDUCE || op->num_operands != 2 ||
+      op->num_results != 1 || op->num_regions != 1)
+    return false;
+  const hlx_type_t* t = hlx_static_tensor(op->operands[0]);
+  const hlx_type_t* init = hlx_static_tensor(op->operands[1]);
+  const hlx_type_t* r = hlx_static_tensor(op->results[0]);
+  if (!t || !init || !r || t->quant || init->quant || r->quant ||
+      t->rank > HLX_FUSED_MAX_RANK || init->rank != 0 ||
+      init->dtype != t->dtype || r->dtype != t->dtype ||
+      !hlx_region_is_simple_combiner(op->regions[0], rop))
+    return false;
+  int64_t dims[HLX_FUSED_MAX_RANK];
+  int32_t nd;
+  if (!hlx_attr_int_list(hlx_op_attr(op, "dimensions"), dims,
+                         HLX_FUSED_MAX_RANK, &nd) ||
+      nd < 1)
+    return false;
+  uint32_t mask = 0;
+  for (int32_t i = 0; i < nd; i++) {
+    if (dims[i] < t->rank - nd || dims[i] >= t->rank) return false;
+    mask |= 1u << dims[i];
+  }
+  if (mask != ((1u << t->rank) - 1) - ((1u << (t->rank - nd)) - 1))
+    return false; /* not the trailing dims, or repeated */
+  int64_t n = 1;
+  for (int32_t d = t->rank - nd; d < t->rank; d++) n *= t->dims[d];
+  unsigned char z[16] = {0}, o[16];
+  int64_t one = 1;
+  if (n < 1 || n > kMaxReduceRow ||
+      !hlx_ref_reduce(*rop, t->dtype, 1, &one, 1, z, z, o))
+    return false;
+  *row = (size_t)n;
+  return true;
+}
+
+bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op) {
+  hlx_reduce_op_t rop;
+  size_t row;
+  return reduce_params(op, &rop, &row);
 }
 
 /* ---- program building ---------------------------------------------------- */
@@ -278,9 +333,12 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    const struct hlx_fusion_t* f, int32_t g,
                                    bool* done) {
   *done = false;
-  const hlx_op_t* root = blk->ops[f->root[g]];
   const int32_t* mem = f->member + f->start[g];
   int32_t nm = f->start[g + 1] - f->start[g];
+  /* An absorbed reduce is the last member; the elementwise root precedes. */
+  const hlx_op_t* red = f->reduce[g] >= 0 ? blk->ops[f->reduce[g]] : NULL;
+  if (red) nm--;
+  const hlx_op_t* root = blk->ops[mem[nm - 1]];
   builder_t b = {.c = c, .shape = root->results[0]->type};
   if (b.shape->rank > HLX_FUSED_MAX_RANK || nm > HLX_FUSION_MAX_MEMBERS)
     return NULL;
@@ -367,24 +425,44 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
   a->prog.num_regs = nregs;
   a->prog.reg_elem_size = reg_es;
   a->n = (size_t)hlx_type_num_elements(b.shape);
+  a->prog.tile = HLX_FUSED_TILE;
+  a->prog.write_values = f->keeps_value[g];
+  if (red) {
+    hlx_fused_reduce_t* r = &a->prog.reduce;
+    int64_t zero[HLX_FUSED_MAX_RANK] = {0};
+    if (!reduce_params(red, &r->op, &r->row)) return NULL;
+    r->fn = hlx_reduce;
+    r->init_input = add_input(&b, red->operands[1], zero);
+    if (r->init_input < 0) return NULL;
+    a->prog.inputs = ins = hlx_lower_alloc(
+        c, sizeof(hlx_fused_input_t) * ((size_t)b.num_inputs + 1));
+    if (!ins) return hlx_status_oom();
+    memcpy(ins, b.inputs, sizeof(hlx_fused_input_t) * (size_t)b.num_inputs);
+    a->prog.num_inputs = b.num_inputs;
+    a->prog.tile = r->row <= HLX_FUSED_TILE
+                       ? r->row * (HLX_FUSED_TILE / r->row)
+                       : r->row;
+  }
 
-  int32_t in_slots[kMaxInputs], out_slot;
+  int32_t in_slots[kMaxInputs], out_slots[2], nout = 0;
   for (int32_t i = 0; i < b.num_inputs; i++) {
     hlx_value_slots_t vs;
     HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, b.in_val[i], &vs));
     if (vs.n != 1) return NULL;
     in_slots[i] = vs.slots[0];
   }
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, root, 0, &out_slot));
+  if (a->prog.write_values)
+    HLX_RETURN_IF_ERROR(hlx_lower_out(c, root, 0, &out_slots[nout++]));
+  if (red) HLX_RETURN_IF_ERROR(hlx_lower_out(c, red, 0, &out_slots[nout++]));
   *done = true;
   bool folded;
   HLX_RETURN_IF_ERROR(hlx_lower_try_fold(c, root, run_fused, a, b.num_inputs,
-                                         in_slots, 1, &out_slot, &folded));
+                                         in_slots, nout, out_slots, &folded));
   if (folded) return NULL;
   char name[512];
   group_name(blk, f, g, name, sizeof name);
   if (!hlx_plan_add_task(c->plan, name, run_fused, a, b.num_inputs, in_slots,
-                         1, &out_slot))
+                         nout, out_slots))
     return hlx_status_oom();
   return NULL;
 }

@@ -185,6 +185,9 @@ hlx_status_t hlx_attr_int(const hlx_op_t* op, const char* name, bool required,
  * the caller then lowers its members one by one. */
 struct hlx_fusion_t;
 bool hlx_lower_fusion_enabled(const hlx_lower_ctx_t* c);
+/* Whether a fused group can compute this reduce of its values
+ * (hlx_fusion_reduce_ok_fn). */
+bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op);
 hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    const struct hlx_fusion_t* f, int32_t g,
                                    bool* done) HLX_MUST_USE;

@@ -19,6 +19,7 @@
 
 #include "base/dtype.h"
 #include "kernels/elementwise.h"
+#include "kernels/reduce.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +80,23 @@ typedef struct hlx_fused_step_t {
   int32_t dst; /* register written (ignored for the last step: the output) */
 } hlx_fused_step_t;
 
+/* Signature of hlx_reduce / hlx_ref_reduce (kernels/reduce.h). */
+typedef bool (*hlx_fused_reduce_fn)(hlx_reduce_op_t op, hlx_dtype_t t,
+                                    int32_t rank, const int64_t* dims,
+                                    uint32_t reduce_mask, const void* in,
+                                    const void* init, void* out);
+
+/* An optional reduction of the last step's values over rows of `row`
+ * consecutive elements (the trailing dims of the output): reduced output
+ * element r = init (+) the elements of row r, computed one tile of whole
+ * rows at a time with `fn` (a [rows, row] reduce over dim 1). */
+typedef struct hlx_fused_reduce_t {
+  hlx_fused_reduce_fn fn; /* NULL: no reduction */
+  hlx_reduce_op_t op;
+  size_t row;
+  int32_t init_input; /* the input holding the init scalar */
+} hlx_fused_reduce_t;
+
 typedef struct hlx_fused_program_t {
   int32_t rank;
   int64_t dims[HLX_FUSED_MAX_RANK]; /* output shape */
@@ -88,19 +106,28 @@ typedef struct hlx_fused_program_t {
   const hlx_fused_step_t* steps;
   int32_t num_regs;
   size_t reg_elem_size; /* bytes per element of the widest register */
+  /* Elements per tile (0: HLX_FUSED_TILE); with a reduction a multiple of
+   * reduce.row. */
+  size_t tile;
+  hlx_fused_reduce_t reduce;
+  bool write_values; /* the last step's values are an output (else only
+                        the reduction is) */
 } hlx_fused_program_t;
 
 /* Scratch bytes one call of hlx_fused_elementwise_run needs. */
 size_t hlx_fused_scratch_bytes(const hlx_fused_program_t* p);
 
-/* Computes output elements [begin, end) (flat row-major indices) of `p`.
- * `inputs[i]` is the base of input i, `out` the base of the whole output;
- * `scratch` holds hlx_fused_scratch_bytes(p) bytes, 64-byte aligned.
- * Disjoint ranges may run concurrently with separate scratch. Returns false
- * if a step's kernel refused its dtype (the caller checked it beforehand). */
+/* Computes output elements [begin, end) (flat row-major indices; with a
+ * reduction, multiples of reduce.row) of `p`. `inputs[i]` is the base of
+ * input i; `out` the base of the whole output (NULL unless write_values),
+ * `reduced` of the reduction's output (NULL without one). `scratch` holds
+ * hlx_fused_scratch_bytes(p) bytes, 64-byte aligned. Disjoint ranges may
+ * run concurrently with separate scratch. Returns false if a step's kernel
+ * refused its dtype (the caller checked it beforehand). */
 bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
                                const void* const* inputs, void* out,
-                               size_t begin, size_t end, void* scratch);
+                               void* reduced, size_t begin, size_t end,
+                               void* scratch);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -12,10 +12,18 @@ enum { kAlign = 64 };
 
 static size_t align_up(size_t x) { return (x + kAlign - 1) & ~(size_t)(kAlign - 1); }
 
+static size_t tile_of(const hlx_fused_program_t* p) {
+  return p->tile ? p->tile : HLX_FUSED_TILE;
+}
+
+/* Registers, then one tile per input; with a reduction that does not
+ * write the values, one more register receives the last step. */
 size_t hlx_fused_scratch_bytes(const hlx_fused_program_t* p) {
-  size_t b = (size_t)p->num_regs * align_up(HLX_FUSED_TILE * p->reg_elem_size);
+  size_t t = tile_of(p);
+  size_t regs = (size_t)p->num_regs + (p->write_values ? 0 : 1);
+  size_t b = regs * align_up(t * p->reg_elem_size);
   for (int32_t i = 0; i < p->num_inputs; i++)
-    b += align_up(HLX_FUSED_TILE * p->inputs[i].elem_size);
+    b += align_up(t * p->inputs[i].elem_size);
   return b;
 }
 
@@ -129,24 +137,28 @@ static const void* operand(const hlx_fused_ref_t* r, const in_view_t* views,
 
 bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
                                const void* const* inputs, void* out,
-                               size_t begin, size_t end, void* scratch) {
+                               void* reduced, size_t begin, size_t end,
+                               void* scratch) {
   in_view_t views[64];
   if (p->num_inputs > 64 || p->num_steps < 1) return false;
+  const size_t tile = tile_of(p);
   unsigned char* regs = scratch;
-  size_t reg_stride = align_up(HLX_FUSED_TILE * p->reg_elem_size);
-  unsigned char* next = regs + (size_t)p->num_regs * reg_stride;
+  size_t reg_stride = align_up(tile * p->reg_elem_size);
+  /* Without a values output the last step writes this extra register. */
+  unsigned char* last_reg = regs + (size_t)p->num_regs * reg_stride;
+  unsigned char* next = last_reg + (p->write_values ? 0 : reg_stride);
   for (int32_t i = 0; i < p->num_inputs; i++) {
     in_view_t* v = &views[i];
     classify(p, &p->inputs[i], v);
     v->tile = next;
-    next += align_up(HLX_FUSED_TILE * p->inputs[i].elem_size);
+    next += align_up(tile * p->inputs[i].elem_size);
     if (v->mode == kScalar)
-      fill(v->tile, inputs[i], p->inputs[i].elem_size, HLX_FUSED_TILE);
+      fill(v->tile, inputs[i], p->inputs[i].elem_size, tile);
   }
   const hlx_fused_step_t* lastp = &p->steps[p->num_steps - 1];
   size_t out_es = hlx_dtype_size(lastp->out_dtype);
-  for (size_t lo = begin; lo < end; lo += HLX_FUSED_TILE) {
-    size_t n = end - lo < HLX_FUSED_TILE ? end - lo : HLX_FUSED_TILE;
+  for (size_t lo = begin; lo < end; lo += tile) {
+    size_t n = end - lo < tile ? end - lo : tile;
     for (int32_t i = 0; i < p->num_inputs; i++)
       if (views[i].mode == kGather)
         gather(&views[i], inputs[i], p->inputs[i].elem_size, lo, n);
@@ -155,9 +167,9 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
       const void* a[HLX_FUSED_MAX_OPERANDS] = {0};
       for (int32_t j = 0; j < s->num_operands; j++)
         a[j] = operand(&s->operands[j], views, p, inputs, regs, reg_stride, lo);
-      void* y = k == p->num_steps - 1
-                    ? (unsigned char*)out + lo * out_es
-                    : (void*)(regs + (size_t)s->dst * reg_stride);
+      void* y = k < p->num_steps - 1 ? (void*)(regs + (size_t)s->dst * reg_stride)
+                : p->write_values      ? (void*)((unsigned char*)out + lo * out_es)
+                                       : (void*)last_reg;
       switch (s->kind) {
         case HLX_FUSED_UNARY:
           s->unary(a[0], y, n);
@@ -182,6 +194,18 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
           if (!s->convert(s->in_dtype, a[0], s->out_dtype, y, n)) return false;
           break;
       }
+    }
+    if (p->reduce.fn) {
+      /* Whole rows: the same per-row kernel call the unfused reduce makes. */
+      const hlx_fused_reduce_t* r = &p->reduce;
+      const void* vals = p->write_values
+                             ? (const void*)((unsigned char*)out + lo * out_es)
+                             : (const void*)last_reg;
+      int64_t dims[2] = {(int64_t)(n / r->row), (int64_t)r->row};
+      if (!r->fn(r->op, lastp->out_dtype, 2, dims, 2u, vals,
+                 inputs[r->init_input],
+                 (unsigned char*)reduced + lo / r->row * out_es))
+        return false;
     }
   }
   return true;

@@ -27,6 +27,10 @@ extern "C" {
 }
 #include "tests/data_paths.h"
 
+// The lowering's predicate for reduces a group may absorb
+// (graph/lower_fusion.c).
+extern "C" bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op);
+
 namespace {
 
 using Groups = std::set<std::set<std::string>>;
@@ -49,7 +53,8 @@ bool Parse(const std::string& text, Parsed* p) {
 // Groups of block b as sets of member result names (without '%').
 Groups GroupsOf(const hlx_func_t* f, const hlx_block_t* b) {
   hlx_fusion_t* fu = nullptr;
-  hlx_status_t s = hlx_fusion_analyze(b, f->num_values, nullptr, &fu);
+  hlx_status_t s = hlx_fusion_analyze(b, f->num_values, nullptr,
+                                      hlx_lower_fusion_reduce_ok, &fu);
   EXPECT_EQ(s, nullptr);
   hlx_status_free(s);
   Groups out;
@@ -145,6 +150,44 @@ TEST(FusionAnalysis, ShapeChangesAndUnfusibleOpsEndGroups) {
       %2 = stablehlo.convert %r : (tensor<3x2xf32>) -> tensor<3x2xf64>
       %3 = stablehlo.negate %2 : tensor<3x2xf64>
       return %3 : tensor<3x2xf64>
+    })"),
+            (Groups{{"0", "1"}, {"2", "3"}}));
+}
+
+TEST(FusionAnalysis, ReduceOfTheRootJoins) {
+  // Only reader: the values are never written.
+  EXPECT_EQ(MainGroups(R"(
+    func.func @main(%x: tensor<5x300xf32>, %y: tensor<5x300xf32>) -> tensor<5xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %0 = stablehlo.subtract %x, %y : tensor<5x300xf32>
+      %1 = stablehlo.multiply %0, %0 : tensor<5x300xf32>
+      %r = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<5x300xf32>, tensor<f32>) -> tensor<5xf32>
+      return %r : tensor<5xf32>
+    })"),
+            (Groups{{"0", "1", "r"}}));
+  // First reader of a value also used later: it joins a one-op group.
+  EXPECT_EQ(MainGroups(R"(
+    func.func @main(%x: tensor<5x300xf32>) -> tensor<5x300xf32> {
+      %m = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %0 = stablehlo.exponential %x : tensor<5x300xf32>
+      %r = stablehlo.reduce(%0 init: %m) applies stablehlo.maximum across dimensions = [1] : (tensor<5x300xf32>, tensor<f32>) -> tensor<5xf32>
+      %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<5xf32>) -> tensor<5x300xf32>
+      %2 = stablehlo.divide %0, %rb : tensor<5x300xf32>
+      return %2 : tensor<5x300xf32>
+    })"),
+            (Groups{{"0", "r"}, {"rb", "2"}}));
+  // Not over the trailing dims, or not the first reader: no.
+  EXPECT_EQ(MainGroups(R"(
+    func.func @main(%x: tensor<5x300xf32>) -> (tensor<300xf32>, tensor<5x300xf32>, tensor<5xf32>) {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %0 = stablehlo.exponential %x : tensor<5x300xf32>
+      %1 = stablehlo.negate %0 : tensor<5x300xf32>
+      %r = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<5x300xf32>, tensor<f32>) -> tensor<300xf32>
+      %2 = stablehlo.tanh %x : tensor<5x300xf32>
+      %3 = stablehlo.abs %2 : tensor<5x300xf32>
+      %n = stablehlo.negate %3 : tensor<5x300xf32>
+      %s = stablehlo.reduce(%3 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<5x300xf32>, tensor<f32>) -> tensor<5xf32>
+      return %r, %n, %s : tensor<300xf32>, tensor<5x300xf32>, tensor<5xf32>
     })"),
             (Groups{{"0", "1"}, {"2", "3"}}));
 }
@@ -423,6 +466,38 @@ TEST(FusionRun, SoftmaxShapedBroadcastChain) {
       return %5 : tensor<3x5x77xf32>
     })",
                     4, true, 7);
+}
+
+// Reductions absorbed by groups: trailing-dim add/max over rows shorter
+// and longer than a tile, two reduced dims, values kept or not, all float
+// types and i32.
+const char* kReduceChain = R"(
+  func.func @main(%x: tensor<{N}x{M}x{T}>, %y: tensor<{N}x{M}x{T}>) -> (tensor<{N}x{T}>, tensor<{N}x{M}x{T}>, tensor<{T}>) {
+    %z = stablehlo.constant dense<1> : tensor<{T}>
+    %0 = stablehlo.subtract %x, %y : tensor<{N}x{M}x{T}>
+    %1 = stablehlo.multiply %0, %0 : tensor<{N}x{M}x{T}>
+    %s = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{N}x{T}>
+    %2 = stablehlo.maximum %x, %y : tensor<{N}x{M}x{T}>
+    %m = stablehlo.reduce(%2 init: %z) applies stablehlo.maximum across dimensions = [1] : (tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{N}x{T}>
+    %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<{N}x{T}>) -> tensor<{N}x{M}x{T}>
+    %3 = stablehlo.subtract %2, %mb : tensor<{N}x{M}x{T}>
+    %4 = stablehlo.add %3, %y : tensor<{N}x{M}x{T}>
+    %a = stablehlo.reduce(%4 init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{T}>
+    %5 = stablehlo.multiply %2, %4 : tensor<{N}x{M}x{T}>
+    return %s, %5, %a : tensor<{N}x{T}>, tensor<{N}x{M}x{T}>, tensor<{T}>
+  })";
+
+TEST(FusionRun, AbsorbedReductionsMatchUnfused) {
+  unsigned seed = 300;
+  const Size sizes[] = {{"1", "1"}, {"7", "79"}, {"5", "1024"}, {"3", "3001"},
+                        {"40", "1000"}};
+  for (const char* t : {"f32", "f64", "bf16", "f16", "i32"})
+    for (const Size& s : sizes) {
+      // Groups: {0, 1, s}, {2, m} (values kept), {mb, 3, 4, a} (kept).
+      CheckFusedMatches(
+          Subst(Subst(Subst(kReduceChain, "{N}", s.n), "{M}", s.m), "{T}", t),
+          3, std::string(t) != "i32", seed++);
+    }
 }
 
 TEST(FusionRun, ConstantOnlyGroupFoldsAndDisabledByEnv) {
