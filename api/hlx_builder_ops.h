@@ -236,6 +236,61 @@ hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,
                                               const uint32_t* operands,
                                               int32_t n, uint32_t* out_value);
 
+/* ---- collectives ------------------------------------------------------------
+ * Replica groups: num_groups rows of group_size process ids, row-major
+ * (NULL/0: all processes form one group). channel_id 0 = none; > 0 gives
+ * StableHLO's process grouping for a channel (all_reduce, all_gather,
+ * reduce_scatter: cross replica and partition; all_to_all,
+ * collective_permute: cross partition). Run such programs with
+ * hlx_compile_options_t.num_replicas > 1. */
+/* XLA AllReduce: computation as for hlx_builder_reduce. */
+hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
+                                    const hlx_computation_t* computation,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    int64_t channel_id, uint32_t* out_value);
+/* XLA CrossReplicaSum: AllReduce with addition. */
+hlx_status_t hlx_builder_cross_replica_sum(hlx_builder_t* b, uint32_t operand,
+                                           const int64_t* replica_groups,
+                                           int32_t num_groups,
+                                           int32_t group_size,
+                                           uint32_t* out_value);
+/* XLA AllGather: all_gather_dimension grows shard_count times (shard_count
+ * = group_size when groups are given). */
+hlx_status_t hlx_builder_all_gather(hlx_builder_t* b, uint32_t operand,
+                                    int64_t all_gather_dimension,
+                                    int64_t shard_count,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    int64_t channel_id, uint32_t* out_value);
+/* XLA ReduceScatter: scatter_dimension shrinks shard_count times. */
+hlx_status_t hlx_builder_reduce_scatter(hlx_builder_t* b, uint32_t operand,
+                                        const hlx_computation_t* computation,
+                                        int64_t scatter_dimension,
+                                        int64_t shard_count,
+                                        const int64_t* replica_groups,
+                                        int32_t num_groups, int32_t group_size,
+                                        int64_t channel_id,
+                                        uint32_t* out_value);
+/* XLA AllToAll: split_dimension shrinks and concat_dimension grows
+ * split_count times. */
+hlx_status_t hlx_builder_all_to_all(hlx_builder_t* b, uint32_t operand,
+                                    int64_t split_dimension,
+                                    int64_t concat_dimension,
+                                    int64_t split_count,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    uint32_t* out_value);
+/* XLA CollectivePermute: num_pairs (source, target) pairs, row-major;
+ * processes that are no pair's target get zeros. */
+hlx_status_t hlx_builder_collective_permute(hlx_builder_t* b, uint32_t operand,
+                                            const int64_t* source_target_pairs,
+                                            int32_t num_pairs,
+                                            int64_t channel_id,
+                                            uint32_t* out_value);
+/* XLA ReplicaId: this process's replica id as a u32[]. */
+hlx_status_t hlx_builder_replica_id(hlx_builder_t* b, uint32_t* out_value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,273 @@
+/* Builder: collectives (XLA AllReduce, CrossReplicaSum, AllGather,
+ * ReduceScatter, AllToAll, CollectivePermute) and ReplicaId, emitted as
+ * the StableHLO ops with replica_groups / source_target_pairs as 2-D i64
+ * dense attributes and channel_handle structs. */
+#include <string.h>
+
+#include "api/builder_internal.h"
+
+/* Appends replica_groups (always) and channel_handle (when channel > 0). */
+static hlx_status_t group_attrs(hlx_builder_t* b, const char* kOp,
+                                const int64_t* groups, int32_t num_groups,
+                                int32_t group_size, int64_t channel,
+                                const char* groups_name, named_t* attrs,
+                                int32_t* n) {
+  if (num_groups < 0 || group_size < 0 || (num_groups > 0 && !groups) ||
+      (num_groups > 0 && group_size == 0))
+    return hlx_bld_fail(b, kOp, "bad %s: %d groups of %d", groups_name,
+                        (int)num_groups, (int)group_size);
+  for (int64_t i = 0; i < (int64_t)num_groups * group_size; i++)
+    if (groups[i] < 0)
+      return hlx_bld_fail(b, kOp, "%s has a negative id %lld", groups_name,
+                          (long long)groups[i]);
+  if (channel < 0)
+    return hlx_bld_fail(b, kOp, "channel_id %lld is negative",
+                        (long long)channel);
+  attrs[*n].name = groups_name;
+  attrs[*n].value = hlx_bld_attr_dense_i64(b, groups, num_groups,
+                                           num_groups ? group_size : 0);
+  (*n)++;
+  if (channel > 0) {
+    hlx_attr_t* h = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
+    if (!h) return hlx_bld_oom(b);
+    h->str = "stablehlo.channel_handle";
+    h->dict = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * 2);
+    hlx_attr_t* hv = hlx_bld_attr_new(b, HLX_ATTR_INT);
+    hlx_attr_t* tv = hlx_bld_attr_new(b, HLX_ATTR_INT);
+    if (!h->dict || !hv || !tv) return hlx_bld_oom(b);
+    hv->i = channel;
+    tv->i = 1; /* DEVICE_TO_DEVICE */
+    h->dict[0].name = "handle";
+    h->dict[0].value = hv;
+    h->dict[1].name = "type";
+    h->dict[1].value = tv;
+    h->count = 2;
+    attrs[*n].name = "channel_handle";
+    attrs[*n].value = h;
+    (*n)++;
+  }
+  return NULL;
+}
+
+static hlx_status_t check_dim(hlx_builder_t* b, const char* kOp,
+                              const char* name, int64_t d, int32_t rank) {
+  if (d < 0 || d >= rank)
+    return hlx_bld_fail(b, kOp, "%s %lld is out of range for rank %d", name,
+                        (long long)d, (int)rank);
+  return NULL;
+}
+
+/* shard_count >= 1 and, with groups, equal to their size. */
+static hlx_status_t check_count(hlx_builder_t* b, const char* kOp,
+                                const char* name, int64_t count,
+                                int32_t num_groups, int32_t group_size) {
+  if (count < 1)
+    return hlx_bld_fail(b, kOp, "%s %lld must be >= 1", name, (long long)count);
+  if (num_groups > 0 && count != group_size)
+    return hlx_bld_fail(b, kOp, "%s %lld differs from the replica group size "
+                        "%d", name, (long long)count, (int)group_size);
+  return NULL;
+}
+
+hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
+                                    const hlx_computation_t* computation,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    int64_t channel_id, uint32_t* out_value) {
+  static const char kOp[] = "all_reduce";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  hlx_dtype_t dt = x->type->dtype;
+  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
+      b, kOp, "computation", computation, 2, dt, 1, dt));
+  named_t attrs[2];
+  int32_t na = 0;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                  group_size, channel_id, "replica_groups",
+                                  attrs, &na));
+  hlx_value_t* r = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_ALL_REDUCE, &x, 1, x->type,
+                                    attrs, na, &r, out_value));
+  return hlx_bld_attach_regions(b, r->def, &computation, NULL, 1);
+}
+
+hlx_status_t hlx_builder_cross_replica_sum(hlx_builder_t* b, uint32_t operand,
+                                           const int64_t* replica_groups,
+                                           int32_t num_groups,
+                                           int32_t group_size,
+                                           uint32_t* out_value) {
+  static const char kOp[] = "cross_replica_sum";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  /* The (a, b) -> a + b computation, made with a nested builder. */
+  hlx_tensor_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.element_type = (hlx_element_type_t)x->type->dtype;
+  hlx_builder_t* sb = NULL;
+  hlx_computation_t* add = NULL;
+  uint32_t p0, p1, sum;
+  hlx_status_t st = hlx_builder_create("add", &sb);
+  if (!st) st = hlx_builder_parameter(sb, 0, &d, NULL, &p0);
+  if (!st) st = hlx_builder_parameter(sb, 1, &d, NULL, &p1);
+  if (!st) st = hlx_builder_binary(sb, HLX_BINARY_ADD, p0, p1, NULL, 0, &sum);
+  if (!st) st = hlx_builder_build_computation(sb, &sum, 1, &add);
+  hlx_builder_destroy(sb);
+  if (st) {
+    hlx_status_t e = hlx_bld_fail(b, kOp, "%s", hlx_status_get_message(st));
+    hlx_status_release(st);
+    return e;
+  }
+  st = hlx_builder_all_reduce(b, operand, add, replica_groups, num_groups,
+                              group_size, 0, out_value);
+  hlx_computation_destroy(add);
+  return st;
+}
+
+hlx_status_t hlx_builder_all_gather(hlx_builder_t* b, uint32_t operand,
+                                    int64_t all_gather_dimension,
+                                    int64_t shard_count,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    int64_t channel_id, uint32_t* out_value) {
+  static const char kOp[] = "all_gather";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  const hlx_type_t* t = x->type;
+  HLX_RETURN_IF_ERROR(check_dim(b, kOp, "all_gather_dimension",
+                                all_gather_dimension, t->rank));
+  HLX_RETURN_IF_ERROR(check_count(b, kOp, "shard_count", shard_count,
+                                  num_groups, group_size));
+  int64_t dims[HLX_MAX_RANK];
+  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+  dims[all_gather_dimension] *= shard_count;
+  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
+  if (!rt) return hlx_bld_oom(b);
+  named_t attrs[3] = {
+      {"all_gather_dim", hlx_bld_attr_int(b, all_gather_dimension, HLX_DTYPE_S64)}};
+  int32_t na = 1;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                  group_size, channel_id, "replica_groups",
+                                  attrs, &na));
+  return hlx_bld_emit1(b, HLX_OP_ALL_GATHER, &x, 1, rt, attrs, na, NULL,
+                       out_value);
+}
+
+hlx_status_t hlx_builder_reduce_scatter(hlx_builder_t* b, uint32_t operand,
+                                        const hlx_computation_t* computation,
+                                        int64_t scatter_dimension,
+                                        int64_t shard_count,
+                                        const int64_t* replica_groups,
+                                        int32_t num_groups, int32_t group_size,
+                                        int64_t channel_id,
+                                        uint32_t* out_value) {
+  static const char kOp[] = "reduce_scatter";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  const hlx_type_t* t = x->type;
+  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
+      b, kOp, "computation", computation, 2, t->dtype, 1, t->dtype));
+  HLX_RETURN_IF_ERROR(
+      check_dim(b, kOp, "scatter_dimension", scatter_dimension, t->rank));
+  HLX_RETURN_IF_ERROR(check_count(b, kOp, "shard_count", shard_count,
+                                  num_groups, group_size));
+  if (t->dims[scatter_dimension] % shard_count != 0)
+    return hlx_bld_fail(b, kOp, "scatter dimension size %lld is not a multiple "
+                        "of shard_count %lld",
+                        (long long)t->dims[scatter_dimension],
+                        (long long)shard_count);
+  int64_t dims[HLX_MAX_RANK];
+  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+  dims[scatter_dimension] /= shard_count;
+  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
+  if (!rt) return hlx_bld_oom(b);
+  named_t attrs[3] = {
+      {"scatter_dimension", hlx_bld_attr_int(b, scatter_dimension, HLX_DTYPE_S64)}};
+  int32_t na = 1;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                  group_size, channel_id, "replica_groups",
+                                  attrs, &na));
+  hlx_value_t* r = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_REDUCE_SCATTER, &x, 1, rt, attrs,
+                                    na, &r, out_value));
+  return hlx_bld_attach_regions(b, r->def, &computation, NULL, 1);
+}
+
+hlx_status_t hlx_builder_all_to_all(hlx_builder_t* b, uint32_t operand,
+                                    int64_t split_dimension,
+                                    int64_t concat_dimension,
+                                    int64_t split_count,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    uint32_t* out_value) {
+  static const char kOp[] = "all_to_all";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  const hlx_type_t* t = x->type;
+  HLX_RETURN_IF_ERROR(
+      check_dim(b, kOp, "split_dimension", split_dimension, t->rank));
+  HLX_RETURN_IF_ERROR(
+      check_dim(b, kOp, "concat_dimension", concat_dimension, t->rank));
+  HLX_RETURN_IF_ERROR(check_count(b, kOp, "split_count", split_count,
+                                  num_groups, group_size));
+  if (t->dims[split_dimension] % split_count != 0)
+    return hlx_bld_fail(b, kOp, "split dimension size %lld is not a multiple "
+                        "of split_count %lld",
+                        (long long)t->dims[split_dimension],
+                        (long long)split_count);
+  int64_t dims[HLX_MAX_RANK];
+  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+  dims[split_dimension] /= split_count;
+  dims[concat_dimension] *= split_count;
+  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
+  if (!rt) return hlx_bld_oom(b);
+  named_t attrs[4] = {
+      {"split_dimension", hlx_bld_attr_int(b, split_dimension, HLX_DTYPE_S64)},
+      {"concat_dimension", hlx_bld_attr_int(b, concat_dimension, HLX_DTYPE_S64)},
+      {"split_count", hlx_bld_attr_int(b, split_count, HLX_DTYPE_S64)}};
+  int32_t na = 3;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                  group_size, 0, "replica_groups", attrs, &na));
+  return hlx_bld_emit1(b, HLX_OP_ALL_TO_ALL, &x, 1, rt, attrs, na, NULL,
+                       out_value);
+}
+
+hlx_status_t hlx_builder_collective_permute(hlx_builder_t* b, uint32_t operand,
+                                            const int64_t* source_target_pairs,
+                                            int32_t num_pairs,
+                                            int64_t channel_id,
+                                            uint32_t* out_value) {
+  static const char kOp[] = "collective_permute";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  for (int32_t i = 0; i < num_pairs && source_target_pairs; i++)
+    for (int32_t j = 0; j < i; j++) {
+      if (source_target_pairs[2 * i] == source_target_pairs[2 * j])
+        return hlx_bld_fail(b, kOp, "source %lld appears in two pairs",
+                            (long long)source_target_pairs[2 * i]);
+      if (source_target_pairs[2 * i + 1] == source_target_pairs[2 * j + 1])
+        return hlx_bld_fail(b, kOp, "target %lld appears in two pairs",
+                            (long long)source_target_pairs[2 * i + 1]);
+    }
+  named_t attrs[2];
+  int32_t na = 0;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, source_target_pairs, num_pairs, 2,
+                                  channel_id, "source_target_pairs", attrs,
+                                  &na));
+  return hlx_bld_emit1(b, HLX_OP_COLLECTIVE_PERMUTE, &x, 1, x->type, attrs, na,
+                       NULL, out_value);
+}
+
+hlx_status_t hlx_builder_replica_id(hlx_builder_t* b, uint32_t* out_value) {
+  static const char kOp[] = "replica_id";
+  BEGIN(b, out_value, kOp);
+  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, HLX_DTYPE_U32, 0, NULL);
+  if (!t) return hlx_bld_oom(b);
+  return hlx_bld_emit1(b, HLX_OP_REPLICA_ID, NULL, 0, t, NULL, 0, NULL,
+                       out_value);
+}

@@ -1,0 +1,170 @@
+// Builder collectives and ReplicaId (api/hlx_builder_ops.h): programs run
+// on 2 or 4 replicas with per-replica inputs; the XLA text's examples are
+// the expected values; one error test per shape rule.
+#include <functional>
+#include <memory>
+
+#include "tests/api/builder_testing.h"
+
+namespace {
+using namespace hlx_test;
+using Comp = std::unique_ptr<hlx_computation_t, ComputationDeleter>;
+
+// Runs p on one replica per entry of `inputs` (each its f32 param of
+// shape dims); returns each replica's single result.
+std::vector<std::vector<float>> PerReplica(
+    hlx_program_t* p, std::vector<int64_t> dims,
+    const std::vector<std::vector<float>>& inputs) {
+  std::vector<hlx_buffer_t*> params;
+  for (const auto& v : inputs) params.push_back(Buf(F32(), dims, v.data()));
+  std::vector<hlx_buffer_t*> out = RunAll(p, params, (int32_t)inputs.size());
+  std::vector<std::vector<float>> res;
+  for (hlx_buffer_t* b : out) res.push_back(Values<float>(b));
+  return res;
+}
+
+// XLA text: [1.0, 2.5] and [3.0, 5.25] summed -> [4.0, 7.75] on both.
+TEST(BuilderCollective, AllReduceAndCrossReplicaSumExample) {
+  Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), r, s;
+  BOK(hlx_builder_all_reduce(bb.b, x, add.get(), nullptr, 0, 0, 0, &r));
+  BOK(hlx_builder_cross_replica_sum(bb.b, r, nullptr, 0, 0, &s));
+  hlx_program_t* p = bb.Program({r});
+  ExpectPrintParses(p);
+  auto got = PerReplica(p, {2}, {{1.0f, 2.5f}, {3.0f, 5.25f}});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], (std::vector<float>{4.0f, 7.75f}));
+  EXPECT_EQ(got[1], (std::vector<float>{4.0f, 7.75f}));
+  Builder b2;
+  uint32_t y = b2.Param(0, F32(), {2}), t;
+  int64_t groups[4] = {0, 2, 1, 3};
+  BOK(hlx_builder_cross_replica_sum(b2.b, y, groups, 2, 2, &t));
+  auto got4 = PerReplica(b2.Program({t}), {2}, {{1, 2}, {10, 20}, {100, 200}, {1000, 2000}});
+  ASSERT_EQ(got4.size(), 4u);
+  EXPECT_EQ(got4[0], (std::vector<float>{101, 202}));
+  EXPECT_EQ(got4[1], (std::vector<float>{1010, 2020}));
+  EXPECT_EQ(got4[2], (std::vector<float>{101, 202}));
+  EXPECT_EQ(got4[3], (std::vector<float>{1010, 2020}));
+}
+
+// XLA text: [1.0, 2.5] and [3.0, 5.25] gathered on dim 0 -> [1, 2.5, 3, 5.25].
+TEST(BuilderCollective, AllGatherExample) {
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), r;
+  BOK(hlx_builder_all_gather(bb.b, x, 0, 2, nullptr, 0, 0, 0, &r));
+  EXPECT_EQ(Dims(bb.b, r), (std::vector<int64_t>{4}));
+  hlx_program_t* p = bb.Program({r});
+  ExpectPrintParses(p);
+  auto got = PerReplica(p, {2}, {{1.0f, 2.5f}, {3.0f, 5.25f}});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], (std::vector<float>{1.0f, 2.5f, 3.0f, 5.25f}));
+  EXPECT_EQ(got[1], got[0]);
+}
+
+// XLA text: [1.0, 2.25] and [3.0, 5.25], scatter_dim 0 -> [4.0] and [7.5].
+TEST(BuilderCollective, ReduceScatterExample) {
+  Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), r;
+  int64_t groups[2] = {0, 1};
+  BOK(hlx_builder_reduce_scatter(bb.b, x, add.get(), 0, 2, groups, 1, 2, 0, &r));
+  hlx_program_t* p = bb.Program({r});
+  ExpectPrintParses(p);
+  auto got = PerReplica(p, {2}, {{1.0f, 2.25f}, {3.0f, 5.25f}});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], (std::vector<float>{4.0f}));
+  EXPECT_EQ(got[1], (std::vector<float>{7.5f}));
+}
+
+// XLA text: x = f32[4,16] on 4 cores, split_dimension 1, concat_dimension
+// 0, split_count 4 -> f32[16,4]: core c gets block c (columns 4c..4c+3) of
+// every core, stacked in core order.
+TEST(BuilderCollective, AllToAllExample) {
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {4, 16}), r;
+  BOK(hlx_builder_all_to_all(bb.b, x, 1, 0, 4, nullptr, 0, 0, &r));
+  EXPECT_EQ(Dims(bb.b, r), (std::vector<int64_t>{16, 4}));
+  std::vector<std::vector<float>> in(4, std::vector<float>(64));
+  for (int c = 0; c < 4; c++)
+    for (int i = 0; i < 64; i++) in[c][i] = (float)(c * 1000 + i);
+  hlx_program_t* p = bb.Program({r});
+  ExpectPrintParses(p);
+  auto got = PerReplica(p, {4, 16}, in);
+  ASSERT_EQ(got.size(), 4u);
+  for (int c = 0; c < 4; c++) {
+    std::vector<float> want;
+    for (int src = 0; src < 4; src++)
+      for (int row = 0; row < 4; row++)
+        for (int k = 0; k < 4; k++) want.push_back(in[src][row * 16 + 4 * c + k]);
+    EXPECT_EQ(got[c], want) << "core " << c;
+  }
+}
+
+TEST(BuilderCollective, CollectivePermuteAndReplicaId) {
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {1}), r, id, idf, sum;
+  int64_t pairs[6] = {0, 1, 1, 2, 2, 0};  // a ring over 3 replicas
+  BOK(hlx_builder_collective_permute(bb.b, x, pairs, 3, 0, &r));
+  BOK(hlx_builder_replica_id(bb.b, &id));
+  BOK(hlx_builder_convert(bb.b, id, F32(), &idf));
+  int64_t one = 1;
+  BOK(hlx_builder_reshape(bb.b, idf, &one, 1, &idf));
+  sum = bb.Bin(HLX_BINARY_ADD, r, bb.Bin(HLX_BINARY_MUL, idf, bb.F({1}, {100})));
+  hlx_program_t* p = bb.Program({sum});
+  ExpectPrintParses(p);
+  auto got = PerReplica(p, {1}, {{1}, {2}, {3}});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], (std::vector<float>{3}));
+  EXPECT_EQ(got[1], (std::vector<float>{101}));
+  EXPECT_EQ(got[2], (std::vector<float>{202}));
+}
+
+TEST(BuilderCollectiveErrors, EachRuleIsLatched) {
+  Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
+  Comp addi(BinaryComputation(HLX_BINARY_ADD, I32()));
+  auto check = [](std::function<hlx_status_t(Builder&, uint32_t, uint32_t*)> f,
+                  const char* want) {
+    Builder bb;
+    uint32_t x = bb.Param(0, F32(), {4, 6}), r;
+    ExpectLatched(bb, f(bb, x, &r), want);
+  };
+  int64_t g[4] = {0, 1, 2, 3}, neg[2] = {0, -1};
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_reduce(bb.b, x, addi.get(), nullptr, 0, 0, 0, o);
+  }, "all_reduce: computation parameter 0 must be a rank-0 f32");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_reduce(bb.b, x, add.get(), neg, 1, 2, 0, o);
+  }, "all_reduce: replica_groups has a negative id -1");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_reduce(bb.b, x, add.get(), nullptr, 0, 0, -2, o);
+  }, "all_reduce: channel_id -2 is negative");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_gather(bb.b, x, 2, 2, nullptr, 0, 0, 0, o);
+  }, "all_gather: all_gather_dimension 2 is out of range for rank 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_gather(bb.b, x, 0, 2, g, 1, 4, 0, o);
+  }, "all_gather: shard_count 2 differs from the replica group size 4");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_gather(bb.b, x, 0, 0, nullptr, 0, 0, 0, o);
+  }, "all_gather: shard_count 0 must be >= 1");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_reduce_scatter(bb.b, x, add.get(), 1, 4, nullptr, 0, 0, 0, o);
+  }, "reduce_scatter: scatter dimension size 6 is not a multiple of shard_count 4");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_to_all(bb.b, x, 1, 0, 4, nullptr, 0, 0, o);
+  }, "all_to_all: split dimension size 6 is not a multiple of split_count 4");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_to_all(bb.b, x, 0, 3, 2, nullptr, 0, 0, o);
+  }, "all_to_all: concat_dimension 3 is out of range for rank 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    int64_t pairs[4] = {0, 1, 0, 2};
+    return hlx_builder_collective_permute(bb.b, x, pairs, 2, 0, o);
+  }, "collective_permute: source 0 appears in two pairs");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    int64_t pairs[4] = {0, 1, 2, 1};
+    return hlx_builder_collective_permute(bb.b, x, pairs, 2, 0, o);
+  }, "collective_permute: target 1 appears in two pairs");
+}
+
+}  // namespace
