@@ -310,6 +310,33 @@ static bool step_kernel(const hlx_op_t* op, hlx_fusion_kind_t k, int32_t id,
   }
 }
 
+/* Whether the task meets HLX_TASK_ELEMENTWISE (scheduler/plan.h), so
+ * buffer assignment may write the output over a dying input of its size:
+ * every input of the output's byte size is read at the output's own flat
+ * index (tile i of an input is consumed before tile i of the output is
+ * written; later tiles are not read early). A transposing broadcast of a
+ * same-size input breaks that, and so does an absorbed reduction, whose
+ * small output could land on a broadcast input still read by later tiles.
+ * Constants are never written over, so they do not count. */
+static bool in_place_safe(const builder_t* b, bool reduces) {
+  if (reduces) return false;
+  size_t out_bytes = hlx_tensor_bytes(b->shape);
+  int64_t rm[HLX_FUSED_MAX_RANK];
+  row_major(b->shape, rm);
+  for (int32_t i = 0; i < b->num_inputs; i++) {
+    const hlx_value_t* v = b->in_val[i];
+    if ((v->def && v->def->code == HLX_OP_CONSTANT) ||
+        hlx_tensor_bytes(v->type) != out_bytes)
+      continue;
+    if (hlx_type_num_elements(v->type) != hlx_type_num_elements(b->shape))
+      return false;
+    for (int32_t d = 0; d < b->shape->rank; d++)
+      if (b->shape->dims[d] > 1 && b->inputs[i].strides[d] != rm[d])
+        return false;
+  }
+  return true;
+}
+
 /* "fused(multiply,add,exponential) at 12:5": members by kind. */
 static void group_name(const hlx_block_t* blk, const hlx_fusion_t* f,
                        int32_t g, char* buf, size_t len) {
@@ -464,5 +491,7 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
   if (!hlx_plan_add_task(c->plan, name, run_fused, a, b.num_inputs, in_slots,
                          nout, out_slots))
     return hlx_status_oom();
+  if (in_place_safe(&b, red != NULL))
+    hlx_plan_last_task_set_flags(c->plan, HLX_TASK_ELEMENTWISE);
   return NULL;
 }

@@ -500,6 +500,41 @@ TEST(FusionRun, AbsorbedReductionsMatchUnfused) {
     }
 }
 
+// Buffer assignment may write a fused output over a dying same-size input
+// (HLX_TASK_ELEMENTWISE) only when every such input is read at the output's
+// own index: here %t dies in each group, read plainly in the first and
+// also transposed (over several tiles) in the second.
+TEST(FusionRun, InPlaceOnlyWhenInputsReadAtTheirOwnIndex) {
+  const char* text = R"(
+    func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+      %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+      %0 = stablehlo.exponential %t : tensor<64x64xf32>
+      %1 = stablehlo.add %0, %t : tensor<64x64xf32>
+      %u = stablehlo.transpose %y, dims = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+      %b = stablehlo.broadcast_in_dim %u, dims = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+      %2 = stablehlo.add %u, %b : tensor<64x64xf32>
+      %3 = stablehlo.tanh %2 : tensor<64x64xf32>
+      return %1, %3 : tensor<64x64xf32>, tensor<64x64xf32>
+    })";
+  Lowered l;
+  ASSERT_TRUE(Lower(text, true, &l));
+  const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
+  int32_t flagged = 0, fused = 0;
+  for (int32_t i = 0; i < p->num_tasks; i++)
+    if (std::strncmp(p->tasks[i].name, "fused(", 6) == 0) {
+      fused++;
+      bool in_place = p->tasks[i].flags & HLX_TASK_ELEMENTWISE;
+      bool transposed_read =
+          std::string(p->tasks[i].name).find("broadcast_in_dim") !=
+          std::string::npos;
+      EXPECT_EQ(in_place, !transposed_read) << p->tasks[i].name;
+      flagged += in_place;
+    }
+  EXPECT_EQ(fused, 2);
+  EXPECT_EQ(flagged, 1);
+  CheckFusedMatches(text, 2, true, 21);
+}
+
 TEST(FusionRun, ConstantOnlyGroupFoldsAndDisabledByEnv) {
   const char* text = R"(
     func.func @main() -> tensor<4xf32> {
