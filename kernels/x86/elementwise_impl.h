@@ -9,7 +9,10 @@
  *    propagate NaN and order -0 < +0 like the reference).
  *  - rsqrt f32: computed as (float)(1.0 / sqrt((double)x)) like the
  *    reference: bit-for-bit.
- *  - exp, log, tanh, logistic f32: evaluated in double with polynomial and
+ *  - exp f32: evaluated in f32 with FMA (vmath.h f32_exp), max error
+ *    0.988 ULP over every f32 input (exhaustive check), special values
+ *    as the reference; about 3x the double-evaluated version's speed.
+ *  - log, tanh, logistic f32: evaluated in double with polynomial and
  *    rational approximations whose relative error is below 2^-35, then
  *    rounded once to f32. The result is the correctly rounded value except
  *    when the exact value lies within ~2^-35 (relative) of a rounding

@@ -51,6 +51,7 @@ HLX_VINLINE vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 HLX_VINLINE vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 HLX_VINLINE vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
 HLX_VINLINE vf vf_sqrt(vf a) { return _mm256_sqrt_ps(a); }
+HLX_VINLINE vf vf_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 HLX_VINLINE vf vf_max_raw(vf a, vf b) { return _mm256_max_ps(a, b); }
 HLX_VINLINE vf vf_min_raw(vf a, vf b) { return _mm256_min_ps(a, b); }
 HLX_VINLINE vf vf_and(vf a, vf b) { return _mm256_and_ps(a, b); }

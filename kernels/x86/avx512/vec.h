@@ -41,6 +41,7 @@ HLX_VINLINE vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
 HLX_VINLINE vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
 HLX_VINLINE vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
 HLX_VINLINE vf vf_sqrt(vf a) { return _mm512_sqrt_ps(a); }
+HLX_VINLINE vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
 HLX_VINLINE vf vf_max_raw(vf a, vf b) { return _mm512_max_ps(a, b); }
 HLX_VINLINE vf vf_min_raw(vf a, vf b) { return _mm512_min_ps(a, b); }
 HLX_VINLINE vf vf_and(vf a, vf b) { return _mm512_and_ps(a, b); }
