@@ -64,22 +64,36 @@ static void classify(const hlx_fused_program_t* p, const hlx_fused_input_t* in,
     v->mode = kGather;
 }
 
-/* dst[0..n) = n copies of the element at src: one copy, then doubling
- * memcpys (vectorized by libc whatever the element size). */
+/* dst[0..n) = n copies of the element at src. A 64-byte pattern, then
+ * fixed-size block copies (inlined as vector moves): cheap even for the
+ * short rows of a per-row broadcast, where a chain of libc calls is not. */
 static void fill(unsigned char* dst, const unsigned char* src, size_t es,
                  size_t n) {
-  if (n == 0) return;
-  if (es == 1) {
-    memset(dst, *src, n);
-    return;
+  enum { kBlock = 64 };
+  unsigned char pat[kBlock];
+  size_t total = n * es, off = 0;
+  switch (es) {
+    case 1:
+      memset(dst, *src, n);
+      return;
+    case 2:
+      for (int k = 0; k < kBlock / 2; k++) memcpy(pat + 2 * k, src, 2);
+      break;
+    case 4:
+      for (int k = 0; k < kBlock / 4; k++) memcpy(pat + 4 * k, src, 4);
+      break;
+    case 8:
+      for (int k = 0; k < kBlock / 8; k++) memcpy(pat + 8 * k, src, 8);
+      break;
+    case 16:
+      for (int k = 0; k < kBlock / 16; k++) memcpy(pat + 16 * k, src, 16);
+      break;
+    default:
+      for (size_t i = 0; i < n; i++) memcpy(dst + es * i, src, es);
+      return;
   }
-  size_t total = n * es, done = es;
-  memcpy(dst, src, es);
-  while (done < total) {
-    size_t k = done < total - done ? done : total - done;
-    memcpy(dst + done, dst, k);
-    done += k;
-  }
+  for (; off + kBlock <= total; off += kBlock) memcpy(dst + off, pat, kBlock);
+  memcpy(dst + off, pat, total - off);
 }
 
 /* Gathers output elements [lo, lo + n) of input view v into v->tile. */
