@@ -291,6 +291,77 @@ hlx_status_t hlx_builder_collective_permute(hlx_builder_t* b, uint32_t operand,
 /* XLA ReplicaId: this process's replica id as a u32[]. */
 hlx_status_t hlx_builder_replica_id(hlx_builder_t* b, uint32_t* out_value);
 
+/* ---- linear algebra, batch norm, fft --------------------------------------- */
+/* XLA Cholesky: a is [..., n, n] float/complex; lower picks which triangle
+ * is read and written (the other is undefined in the result). */
+hlx_status_t hlx_builder_cholesky(hlx_builder_t* b, uint32_t a, bool lower,
+                                  uint32_t* out_value);
+typedef enum hlx_triangular_transpose_t {
+  HLX_TRIANGULAR_NO_TRANSPOSE = 0,
+  HLX_TRIANGULAR_TRANSPOSE = 1,
+  HLX_TRIANGULAR_ADJOINT = 2,
+} hlx_triangular_transpose_t;
+/* XLA TriangularSolve: solves op(a) x = b (left_side) or x op(a) = b for x
+ * (b's shape); a is [..., m, m] (m = b's rows when left_side, else its
+ * columns), batch dimensions equal. */
+hlx_status_t hlx_builder_triangular_solve(
+    hlx_builder_t* b, uint32_t a, uint32_t rhs, bool left_side, bool lower,
+    bool unit_diagonal, hlx_triangular_transpose_t transpose_a,
+    uint32_t* out_value);
+/* XLA BatchNormInference: scale/offset/mean/variance are rank 1 of the
+ * feature dimension's size, operand's float type. */
+hlx_status_t hlx_builder_batch_norm_inference(
+    hlx_builder_t* b, uint32_t operand, uint32_t scale, uint32_t offset,
+    uint32_t mean, uint32_t variance, float epsilon, int64_t feature_index,
+    uint32_t* out_value);
+/* XLA BatchNormTraining: a tuple (output, batch_mean, batch_var). */
+hlx_status_t hlx_builder_batch_norm_training(hlx_builder_t* b,
+                                             uint32_t operand, uint32_t scale,
+                                             uint32_t offset, float epsilon,
+                                             int64_t feature_index,
+                                             uint32_t* out_value);
+/* XLA BatchNormGrad: a tuple (grad_operand, grad_scale, grad_offset). */
+hlx_status_t hlx_builder_batch_norm_grad(hlx_builder_t* b, uint32_t operand,
+                                         uint32_t scale, uint32_t mean,
+                                         uint32_t variance,
+                                         uint32_t grad_output, float epsilon,
+                                         int64_t feature_index,
+                                         uint32_t* out_value);
+typedef enum hlx_fft_type_t {
+  HLX_FFT_FFT = 0,   /* complex -> complex */
+  HLX_FFT_IFFT = 1,  /* complex -> complex, inverse */
+  HLX_FFT_RFFT = 2,  /* real -> complex, last dim L/2 + 1 */
+  HLX_FFT_IRFFT = 3, /* complex -> real, last dim L */
+} hlx_fft_type_t;
+/* XLA Fft over the innermost n (1..3) dimensions of lengths fft_length. */
+hlx_status_t hlx_builder_fft(hlx_builder_t* b, uint32_t operand,
+                             hlx_fft_type_t fft_type,
+                             const int64_t* fft_length, int32_t n,
+                             uint32_t* out_value);
+
+/* ---- random numbers ------------------------------------------------------- */
+/* XLA RngUniform: shape *desc (its element type must be a's and b's; a, b
+ * rank 0), values in [a, b). XLA RngNormal: mean mu, deviation sigma. */
+hlx_status_t hlx_builder_rng_uniform(hlx_builder_t* b, uint32_t a, uint32_t bv,
+                                     const hlx_tensor_desc_t* desc,
+                                     uint32_t* out_value);
+hlx_status_t hlx_builder_rng_normal(hlx_builder_t* b, uint32_t mu,
+                                    uint32_t sigma,
+                                    const hlx_tensor_desc_t* desc,
+                                    uint32_t* out_value);
+typedef enum hlx_rng_algorithm_t {
+  HLX_RNG_DEFAULT = 0,
+  HLX_RNG_THREE_FRY = 1,
+  HLX_RNG_PHILOX = 2,
+} hlx_rng_algorithm_t;
+/* XLA RngBitGenerator: initial_state u64[k] (THREE_FRY: k = 2; PHILOX: 2
+ * or 3); result a tuple (new state, bits of shape *desc, integer type). */
+hlx_status_t hlx_builder_rng_bit_generator(hlx_builder_t* b,
+                                           hlx_rng_algorithm_t algorithm,
+                                           uint32_t initial_state,
+                                           const hlx_tensor_desc_t* desc,
+                                           uint32_t* out_value);
+
 #ifdef __cplusplus
 }
 #endif
