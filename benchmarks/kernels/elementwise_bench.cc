@@ -225,6 +225,129 @@ void RunTranspose2(benchmark::State& st, hlx_transpose_fn fn) {
   st.SetItemsProcessed((int64_t)st.iterations() * n * n);
 }
 
+// ---- gather / scatter-add, pooling, integer and bf16 ops (issue 5) ----
+
+constexpr size_t kGatherN = (size_t)4 << 20;  // 4M random lookups
+
+const std::vector<int32_t>& RandomIndices() {
+  static std::vector<int32_t>* v = [] {
+    auto* r = new std::vector<int32_t>(kGatherN);
+    std::mt19937 rng(7);
+    for (auto& x : *r) x = (int32_t)(rng() % kBig);
+    return r;
+  }();
+  return *v;
+}
+// y[i] = table[idx[i]] over 4M random indices into the 16M-float table:
+// the plain C loop (the issue's yardstick) or an hlx variant.
+void RunGather(benchmark::State& st, hlx_gather_rows_fn fn) {
+  const int32_t* idx = RandomIndices().data();
+  const float* t = D().a.f();
+  float* y = D().y.f();
+  for (auto _ : st) {
+    if (fn == nullptr) {
+      for (size_t i = 0; i < kGatherN; i++) y[i] = t[idx[i]];
+    } else {
+      fn(t, (int64_t)kBig, 4, 4, idx, false, (int64_t)kGatherN, y);
+    }
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)kGatherN);
+}
+void RunScatterAdd(benchmark::State& st, hlx_scatter_add_rows_fn fn) {
+  const int32_t* idx = RandomIndices().data();
+  float* t = D().y.f();
+  const float* u = D().b.f();
+  for (auto _ : st) {
+    if (fn == nullptr) {
+      for (size_t i = 0; i < kGatherN; i++) t[idx[i]] += u[i];
+    } else {
+      fn(t, (int64_t)kBig, 1, 1, idx, false, (int64_t)kGatherN, u);
+    }
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)kGatherN);
+}
+// Embedding lookup: 64K random rows of 256 f32 from a 16K-row table.
+void RunEmbedding(benchmark::State& st, hlx_gather_rows_fn fn) {
+  const int64_t rows = 16384, len = 256, n = 65536;
+  const int32_t* idx = RandomIndices().data();
+  std::vector<int32_t> ix(idx, idx + n);
+  for (auto& x : ix) x %= (int32_t)rows;
+  for (auto _ : st) {
+    if (fn == nullptr) {
+      for (int64_t i = 0; i < n; i++)
+        memcpy(D().y.f() + i * len, D().a.f() + ix[i] * len, len * 4);
+    } else {
+      fn(D().a.f(), rows, len * 4, len * 4, ix.data(), false, n, D().y.f());
+    }
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed((int64_t)st.iterations() * n * len * 8);
+}
+// ResNet-50's max pool: 3x3 stride 2 pad 1 over 64 x 112 x 112 f32.
+void RunPool(benchmark::State& st, bool nhwc, bool fast) {
+  hlx_window_t w;
+  memset(&w, 0, sizeof w);
+  w.rank = 4;
+  const int64_t in[4] = {1, 64, 112, 112}, in_nhwc[4] = {1, 112, 112, 64};
+  for (int d = 0; d < 4; d++) {
+    bool sp = nhwc ? (d == 1 || d == 2) : d >= 2;
+    w.in_dims[d] = nhwc ? in_nhwc[d] : in[d];
+    w.window[d] = sp ? 3 : 1;
+    w.stride[d] = sp ? 2 : 1;
+    w.pad_lo[d] = sp ? 1 : 0;
+    w.base_dilation[d] = w.window_dilation[d] = 1;
+    w.out_dims[d] = sp ? 56 : w.in_dims[d];
+  }
+  float init = -INFINITY;
+  hlx_cpu_set_max_isa(fast ? HLX_ISA_COUNT : HLX_ISA_REFERENCE);
+  for (auto _ : st)
+    hlx_reduce_window(HLX_REDUCE_MAX, HLX_DTYPE_F32, &w, D().a.p, &init, D().y.p);
+  hlx_cpu_set_max_isa(HLX_ISA_COUNT);
+  st.SetBytesProcessed((int64_t)st.iterations() * (64 * 112 * 112 + 64 * 56 * 56) * 4);
+}
+
+void RegisterIssue5Extras() {
+  benchmark::RegisterBenchmark("gather/plain_c_loop_f32_4M",
+                               [](benchmark::State& st) { RunGather(st, nullptr); });
+  benchmark::RegisterBenchmark("scatter_add/plain_c_loop_f32_4M",
+                               [](benchmark::State& st) { RunScatterAdd(st, nullptr); });
+  benchmark::RegisterBenchmark("embedding/memcpy_loop_64Kx256",
+                               [](benchmark::State& st) { RunEmbedding(st, nullptr); });
+  for (hlx_isa_t isa : {HLX_ISA_AVX2, HLX_ISA_AVX512}) {
+    std::string sfx = std::string("__") + hlx_isa_name(isa);
+    if (hlx_gather_rows_fn g = hlx_gather_rows_kernel(isa)) {
+      benchmark::RegisterBenchmark(("gather/hlx_gather_rows" + sfx + "_f32_4M").c_str(),
+                                   [g](benchmark::State& st) { RunGather(st, g); });
+      benchmark::RegisterBenchmark(("embedding/hlx_gather_rows" + sfx + "_64Kx256").c_str(),
+                                   [g](benchmark::State& st) { RunEmbedding(st, g); });
+    }
+    if (hlx_scatter_add_rows_fn s = hlx_scatter_add_rows_kernel(isa))
+      benchmark::RegisterBenchmark(("scatter_add/hlx_f32_scatter_add_rows" + sfx + "_4M").c_str(),
+                                   [s](benchmark::State& st) { RunScatterAdd(st, s); });
+  }
+  for (bool nhwc : {false, true})
+    for (bool fast : {false, true})
+      benchmark::RegisterBenchmark(
+          (std::string("maxpool3x3s2/") + (fast ? "hlx_reduce_window" : "ref") +
+           (nhwc ? "_nhwc" : "_nchw") + "_64x112x112").c_str(),
+          [nhwc, fast](benchmark::State& st) { RunPool(st, nhwc, fast); });
+  // Integer and bf16 elementwise (kernels/elementwise_ext.inc), 16M.
+  for (hlx_dtype_t dt : {HLX_DTYPE_S32, HLX_DTYPE_S8, HLX_DTYPE_BF16})
+    for (hlx_isa_t isa : {HLX_ISA_REFERENCE, HLX_ISA_AVX512}) {
+      hlx_binary_fn fn = hlx_binary_kernel_for_isa(HLX_BINARY_ADD, dt, isa);
+      if (!fn) continue;
+      size_t es = hlx_dtype_size(dt);
+      benchmark::RegisterBenchmark(
+          (std::string(isa == HLX_ISA_REFERENCE ? "ref" : "avx512") + "/" +
+           hlx_dtype_name(dt) + "_add")
+              .c_str(),
+          [fn, es](benchmark::State& st) { RunBinary(st, fn, es); })
+          ->Arg((int64_t)kBig);
+    }
+}
+
 bool Wanted(const char* name) {
   // Keep the run short: the memory-bound binaries, the transcendentals and
   // a few cheap unaries; the tests cover every variant.
@@ -368,6 +491,7 @@ void RegisterAll() {
 int main(int argc, char** argv) {
   (void)D();  // allocate and fill the buffers outside any timed loop
   RegisterAll();
+  RegisterIssue5Extras();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;

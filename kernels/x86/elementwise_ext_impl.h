@@ -23,6 +23,14 @@
 #define EXT_VEC(T, BYTES) T __attribute__((vector_size(BYTES)))
 #define EXT_VINLINE static inline __attribute__((always_inline))
 
+/* Runs BODY(k, ...) over blocks of L elements from i (declared by the
+ * caller) to n: whole blocks with k the constant L — so its memcpys become
+ * plain vector loads/stores — then the tail once with k = n - i (i is
+ * left at the tail's start). */
+#define EXT_BLOCKS(L, BODY, ...)                   \
+  for (; i + (L) <= n; i += (L)) BODY((L), __VA_ARGS__) \
+  if (i < n) BODY(n - i, __VA_ARGS__)
+
 /* ------------------------------------------------------- integer ops -- */
 
 /* One block of typedefs and lane ops per integer type: NAME, element type,
@@ -62,8 +70,17 @@ EXT_INT_TYPE(u16, uint16_t, uint16_t)
 EXT_INT_TYPE(u32, uint32_t, uint32_t)
 EXT_INT_TYPE(u64, uint64_t, uint64_t)
 
+#define EXT_INT_BINARY_BODY(k, NAME, T, OP)                                  \
+  {                                                                          \
+    v_##NAME va = {0}, vb = {0}, vy;                                         \
+    memcpy(&va, a + i, (k) * sizeof(T));                                     \
+    memcpy(&vb, b + i, (k) * sizeof(T));                                     \
+    vy = NAME##_##OP(va, vb);                                                \
+    memcpy(y + i, &vy, (k) * sizeof(T));                                     \
+  }
 /* y = op(a, b) over n elements: whole vectors, then the tail through a
- * zero-padded vector (never reads or writes past n). */
+ * zero-padded vector (never reads or writes past n); outputs of at least
+ * HLX_NT_STORE_MIN_BYTES use non-temporal stores like the f32 kernels. */
 #define EXT_INT_BINARY(NAME, T, OP)                                          \
   void HLX_SFX(hlx_##NAME##_##OP)(const void* av, const void* bv, void* yv,  \
                                   size_t n) {                                \
@@ -71,32 +88,36 @@ EXT_INT_TYPE(u64, uint64_t, uint64_t)
     const T* b = (const T*)bv;                                               \
     T* y = (T*)yv;                                                           \
     size_t i = 0;                                                            \
-    for (; i + L_##NAME <= n; i += L_##NAME) {                               \
-      v_##NAME va, vb, vy;                                                   \
-      memcpy(&va, a + i, V_BYTES);                                           \
-      memcpy(&vb, b + i, V_BYTES);                                           \
-      vy = NAME##_##OP(va, vb);                                              \
-      memcpy(y + i, &vy, V_BYTES);                                           \
+    if (n * sizeof(T) >= HLX_NT_STORE_MIN_BYTES) {                           \
+      /* As the f32 drivers: align y with one partial block, then stream. */ \
+      size_t head = ((V_BYTES - ((uintptr_t)y % V_BYTES)) % V_BYTES) / sizeof(T); \
+      size_t end = n;                                                        \
+      n = head;                                                              \
+      EXT_BLOCKS(L_##NAME, EXT_INT_BINARY_BODY, NAME, T, OP)                 \
+      i = head; /* EXT_BLOCKS leaves i before its tail */                    \
+      n = end;                                                               \
+      for (; i + L_##NAME <= n; i += L_##NAME) {                             \
+        v_##NAME va, vb;                                                     \
+        memcpy(&va, a + i, V_BYTES);                                         \
+        memcpy(&vb, b + i, V_BYTES);                                         \
+        vf_stream((float*)(y + i), (vf)NAME##_##OP(va, vb));                 \
+      }                                                                      \
+      v_sfence();                                                            \
     }                                                                        \
-    if (i < n) {                                                             \
-      v_##NAME va = {0}, vb = {0}, vy;                                       \
-      memcpy(&va, a + i, (n - i) * sizeof(T));                               \
-      memcpy(&vb, b + i, (n - i) * sizeof(T));                               \
-      vy = NAME##_##OP(va, vb);                                              \
-      memcpy(y + i, &vy, (n - i) * sizeof(T));                               \
-    }                                                                        \
+    EXT_BLOCKS(L_##NAME, EXT_INT_BINARY_BODY, NAME, T, OP)                   \
   }
 
 /* compare in the dtype's signedness: lanes -> 0/1 bytes. */
-#define EXT_INT_CMP_LOOP(NAME, T, EXPR)                                      \
-  for (; i < n; i += L_##NAME) {                                             \
-    size_t k = n - i < L_##NAME ? n - i : L_##NAME;                          \
+#define EXT_INT_CMP_BODY(k, NAME, T, EXPR)                                   \
+  {                                                                          \
     v_##NAME va = {0}, vb = {0};                                             \
-    memcpy(&va, a + i, k * sizeof(T));                                       \
-    memcpy(&vb, b + i, k * sizeof(T));                                       \
+    memcpy(&va, a + i, (k) * sizeof(T));                                     \
+    memcpy(&vb, b + i, (k) * sizeof(T));                                     \
     vpred_##NAME r = __builtin_convertvector(EXPR, vpred_##NAME) & 1;        \
-    memcpy(y + i, &r, k);                                                    \
+    memcpy(y + i, &r, (k));                                                  \
   }
+#define EXT_INT_CMP_LOOP(NAME, T, EXPR) \
+  EXT_BLOCKS(L_##NAME, EXT_INT_CMP_BODY, NAME, T, EXPR)
 #define EXT_INT_COMPARE(NAME, T)                                             \
   void HLX_SFX(hlx_##NAME##_compare)(hlx_compare_dir_t dir, const void* av,  \
                                      const void* bv, uint8_t* y, size_t n) { \
@@ -134,23 +155,25 @@ EXT_INT_KERNELS(u32, uint32_t)
 EXT_INT_KERNELS(u64, uint64_t)
 
 /* select with a per-element pred for 1- and 2-byte elements, as bits. */
+#define EXT_SELECT_BODY(k, NAME, T)                                          \
+  {                                                                          \
+    vpred_##NAME p = {0};                                                    \
+    v_##NAME vt = {0}, vf_ = {0};                                            \
+    memcpy(&p, pred + i, (k));                                               \
+    memcpy(&vt, t + i, (k) * sizeof(T));                                     \
+    memcpy(&vf_, f + i, (k) * sizeof(T));                                    \
+    v_##NAME m = __builtin_convertvector(p != 0, v_##NAME);                  \
+    v_##NAME r = (vt & m) | (vf_ & ~m);                                      \
+    memcpy(y + i, &r, (k) * sizeof(T));                                      \
+  }
 #define EXT_SELECT(W, NAME, T)                                               \
   void HLX_SFX(hlx_##W##_select)(const uint8_t* pred, const void* tv,        \
                                  const void* fv, void* yv, size_t n) {       \
     const T* t = (const T*)tv;                                               \
     const T* f = (const T*)fv;                                               \
     T* y = (T*)yv;                                                           \
-    for (size_t i = 0; i < n; i += L_##NAME) {                               \
-      size_t k = n - i < L_##NAME ? n - i : L_##NAME;                        \
-      vpred_##NAME p = {0};                                                  \
-      v_##NAME vt = {0}, vf_ = {0};                                          \
-      memcpy(&p, pred + i, k);                                               \
-      memcpy(&vt, t + i, k * sizeof(T));                                     \
-      memcpy(&vf_, f + i, k * sizeof(T));                                    \
-      v_##NAME m = __builtin_convertvector(p != 0, v_##NAME);                \
-      v_##NAME r = (vt & m) | (vf_ & ~m);                                    \
-      memcpy(y + i, &r, k * sizeof(T));                                      \
-    }                                                                        \
+    size_t i = 0;                                                            \
+    EXT_BLOCKS(L_##NAME, EXT_SELECT_BODY, NAME, T)                           \
   }
 EXT_SELECT(x8, u8, uint8_t)
 EXT_SELECT(x16, u16, uint16_t)
@@ -211,16 +234,25 @@ EXT_VINLINE vh vf_to_f16(vf f) {
   vh dst = {0};                               \
   memcpy(&dst, (p), (k) * sizeof(uint16_t));
 
+#define EXT_HALF_UNARY_BODY(k, NAME, FOP)                                    \
+  {                                                                          \
+    EXT_HALF_LOAD(hx, x + i, (k))                                            \
+    vh r = vf_to_##NAME(FOP(NAME##_to_vf(hx)));                              \
+    memcpy(y + i, &r, (k) * sizeof(uint16_t));                               \
+  }
+#define EXT_HALF_BINARY_BODY(k, NAME, FOP)                                   \
+  {                                                                          \
+    EXT_HALF_LOAD(ha, a + i, (k))                                            \
+    EXT_HALF_LOAD(hb, b + i, (k))                                            \
+    vh r = vf_to_##NAME(FOP(NAME##_to_vf(ha), NAME##_to_vf(hb)));            \
+    memcpy(y + i, &r, (k) * sizeof(uint16_t));                               \
+  }
 #define EXT_HALF_UNARY(NAME, OP, FOP)                                        \
   void HLX_SFX(hlx_##NAME##_##OP)(const void* xv, void* yv, size_t n) {      \
     const uint16_t* x = (const uint16_t*)xv;                                 \
     uint16_t* y = (uint16_t*)yv;                                             \
-    for (size_t i = 0; i < n; i += VF_N) {                                   \
-      size_t k = n - i < VF_N ? n - i : VF_N;                                \
-      EXT_HALF_LOAD(hx, x + i, k)                                            \
-      vh r = vf_to_##NAME(FOP(NAME##_to_vf(hx)));                            \
-      memcpy(y + i, &r, k * sizeof(uint16_t));                               \
-    }                                                                        \
+    size_t i = 0;                                                            \
+    EXT_BLOCKS(VF_N, EXT_HALF_UNARY_BODY, NAME, FOP)                         \
   }
 #define EXT_HALF_BINARY(NAME, OP, FOP)                                       \
   void HLX_SFX(hlx_##NAME##_##OP)(const void* av, const void* bv, void* yv,  \
@@ -228,22 +260,18 @@ EXT_VINLINE vh vf_to_f16(vf f) {
     const uint16_t* a = (const uint16_t*)av;                                 \
     const uint16_t* b = (const uint16_t*)bv;                                 \
     uint16_t* y = (uint16_t*)yv;                                             \
-    for (size_t i = 0; i < n; i += VF_N) {                                   \
-      size_t k = n - i < VF_N ? n - i : VF_N;                                \
-      EXT_HALF_LOAD(ha, a + i, k)                                            \
-      EXT_HALF_LOAD(hb, b + i, k)                                            \
-      vh r = vf_to_##NAME(FOP(NAME##_to_vf(ha), NAME##_to_vf(hb)));          \
-      memcpy(y + i, &r, k * sizeof(uint16_t));                               \
-    }                                                                        \
+    size_t i = 0;                                                            \
+    EXT_BLOCKS(VF_N, EXT_HALF_BINARY_BODY, NAME, FOP)                        \
   }
-#define EXT_HALF_CMP_LOOP(NAME, PRED)                                        \
-  for (; i < n; i += VF_N) {                                                 \
-    size_t k = n - i < VF_N ? n - i : VF_N;                                  \
-    EXT_HALF_LOAD(ha, a + i, k)                                              \
-    EXT_HALF_LOAD(hb, b + i, k)                                              \
+#define EXT_HALF_CMP_BODY(k, NAME, PRED)                                     \
+  {                                                                          \
+    EXT_HALF_LOAD(ha, a + i, (k))                                            \
+    EXT_HALF_LOAD(hb, b + i, (k))                                            \
     vfb_store_bytes(y + i, vf_cmp(NAME##_to_vf(ha), NAME##_to_vf(hb), PRED), \
-                    k);                                                      \
+                    (k));                                                    \
   }
+#define EXT_HALF_CMP_LOOP(NAME, PRED) \
+  EXT_BLOCKS(VF_N, EXT_HALF_CMP_BODY, NAME, PRED)
 #define EXT_HALF_COMPARE(NAME)                                               \
   void HLX_SFX(hlx_##NAME##_compare)(hlx_compare_dir_t dir, const void* av,  \
                                      const void* bv, uint8_t* y, size_t n) { \

@@ -112,6 +112,22 @@ void HLX_SFX(hlx_f32_scatter_add_rows)(float* table, int64_t n_rows,
                                        int64_t row_stride, int64_t row_len,
                                        const void* idx, bool idx64, int64_t n,
                                        const float* updates) {
+  if (row_len == 1) {  /* element scatter: a masked vector op per element
+                         * would cost more than the scalar add */
+    /* One loop per index width; the unsigned compare is the bounds check. */
+    if (idx64) {
+      const int64_t* ix = (const int64_t*)idx;
+      for (int64_t i = 0; i < n; i++)
+        if ((uint64_t)ix[i] < (uint64_t)n_rows)
+          table[ix[i] * row_stride] += updates[i];
+    } else {
+      const int32_t* ix = (const int32_t*)idx;
+      for (int64_t i = 0; i < n; i++)
+        if ((uint64_t)(int64_t)ix[i] < (uint64_t)n_rows)
+          table[(int64_t)ix[i] * row_stride] += updates[i];
+    }
+    return;
+  }
   for (int64_t i = 0; i < n; i++) {
     int64_t r = gs_index(idx, idx64, i);
     if (r < 0 || r >= n_rows) continue;
