@@ -6,6 +6,25 @@
 
 #include "api/builder_internal.h"
 
+hlx_attr_t* hlx_bld_attr_channel(hlx_builder_t* b, int64_t channel,
+                                 int64_t type) {
+  hlx_attr_t* h = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
+  if (!h) return NULL;
+  h->str = "stablehlo.channel_handle";
+  h->dict = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * 2);
+  hlx_attr_t* hv = hlx_bld_attr_new(b, HLX_ATTR_INT);
+  hlx_attr_t* tv = hlx_bld_attr_new(b, HLX_ATTR_INT);
+  if (!h->dict || !hv || !tv) return NULL;
+  hv->i = channel;
+  tv->i = type;
+  h->dict[0].name = "handle";
+  h->dict[0].value = hv;
+  h->dict[1].name = "type";
+  h->dict[1].value = tv;
+  h->count = 2;
+  return h;
+}
+
 /* Appends replica_groups (always) and channel_handle (when channel > 0). */
 static hlx_status_t group_attrs(hlx_builder_t* b, const char* kOp,
                                 const int64_t* groups, int32_t num_groups,
@@ -28,22 +47,8 @@ static hlx_status_t group_attrs(hlx_builder_t* b, const char* kOp,
                                            num_groups ? group_size : 0);
   (*n)++;
   if (channel > 0) {
-    hlx_attr_t* h = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
-    if (!h) return hlx_bld_oom(b);
-    h->str = "stablehlo.channel_handle";
-    h->dict = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * 2);
-    hlx_attr_t* hv = hlx_bld_attr_new(b, HLX_ATTR_INT);
-    hlx_attr_t* tv = hlx_bld_attr_new(b, HLX_ATTR_INT);
-    if (!h->dict || !hv || !tv) return hlx_bld_oom(b);
-    hv->i = channel;
-    tv->i = 1; /* DEVICE_TO_DEVICE */
-    h->dict[0].name = "handle";
-    h->dict[0].value = hv;
-    h->dict[1].name = "type";
-    h->dict[1].value = tv;
-    h->count = 2;
     attrs[*n].name = "channel_handle";
-    attrs[*n].value = h;
+    attrs[*n].value = hlx_bld_attr_channel(b, channel, 1);
     (*n)++;
   }
   return NULL;

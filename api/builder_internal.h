@@ -132,6 +132,10 @@ hlx_status_t hlx_bld_padding_pairs(hlx_builder_t* b, const char* op,
                                    const int64_t* strides,
                                    const int64_t* window_dilation,
                                    hlx_padding_t padding, int64_t* pad);
+/* #stablehlo.channel_handle<handle = channel, type = type> (1 = device to
+ * device); api/builder_collective.c. */
+hlx_attr_t* hlx_bld_attr_channel(hlx_builder_t* b, int64_t channel,
+                                 int64_t type);
 /* Packs a single result or (n > 1) a tuple of results; writes the id. */
 hlx_status_t hlx_bld_results_value(hlx_builder_t* b, hlx_op_t* op,
                                    uint32_t* out_value);

@@ -362,6 +362,43 @@ hlx_status_t hlx_builder_rng_bit_generator(hlx_builder_t* b,
                                            const hlx_tensor_desc_t* desc,
                                            uint32_t* out_value);
 
+/* ---- tokens, host I/O, send/recv, custom calls ------------------------------
+ * Tokens order side effects; they are values of this builder like tensors
+ * (hlx_builder_get_desc fails on them). */
+/* XLA AfterAll: a token after all n tokens (n = 0: XLA CreateToken). */
+hlx_status_t hlx_builder_after_all(hlx_builder_t* b, const uint32_t* tokens,
+                                   int32_t n, uint32_t* out_value);
+/* XLA InfeedWithToken: a tuple (data of shape *desc, token). Values come
+ * from hlx_run_options_t.infeed; config (copied, NULL = "") goes with them. */
+hlx_status_t hlx_builder_infeed(hlx_builder_t* b, uint32_t token,
+                                const hlx_tensor_desc_t* desc,
+                                const char* config, uint32_t* out_value);
+/* XLA OutfeedWithToken: hands operand to hlx_run_options_t.outfeed; the
+ * result is a token. */
+hlx_status_t hlx_builder_outfeed(hlx_builder_t* b, uint32_t operand,
+                                 uint32_t token, const char* config,
+                                 uint32_t* out_value);
+/* XLA SendWithToken / RecvWithToken between the processes of one run: the
+ * k-th send on channel_id (> 0) meets the k-th recv on it. Send returns a
+ * token, Recv a tuple (data of shape *desc, token). */
+hlx_status_t hlx_builder_send(hlx_builder_t* b, uint32_t operand,
+                              uint32_t token, int64_t channel_id,
+                              uint32_t* out_value);
+hlx_status_t hlx_builder_recv(hlx_builder_t* b, uint32_t token,
+                              const hlx_tensor_desc_t* desc,
+                              int64_t channel_id, uint32_t* out_value);
+/* XLA CustomCall: calls the host function registered under target_name
+ * (hlx_compile_options_t.host_functions) with the operands; it fills
+ * num_results results of shapes result_descs (one: that value; several: a
+ * tuple). backend_config is copied (NULL = ""). */
+hlx_status_t hlx_builder_custom_call(hlx_builder_t* b, const char* target_name,
+                                     const uint32_t* operands, int32_t n,
+                                     const hlx_tensor_desc_t* result_descs,
+                                     int32_t num_results,
+                                     const char* backend_config,
+                                     bool has_side_effect,
+                                     uint32_t* out_value);
+
 #ifdef __cplusplus
 }
 #endif
