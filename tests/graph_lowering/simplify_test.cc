@@ -73,7 +73,7 @@ TEST(ConstantFold, ConstantOnlyChainLeavesNoTasks) {
   Lowered plain;
   int32_t tasks = MainTasks(kConstantChain, &plain);
   unsetenv("HLX_NO_CONSTANT_FOLD");
-  EXPECT_GE(tasks, 4);  // broadcast, multiply, exponential, iota, add
+  EXPECT_GE(tasks, 1);  // the chain (one fused task, or one per op)
   std::vector<float> want = RunMain(plain, 6);
   // Bit-identical: the folded values come from the same kernels.
   ASSERT_EQ(std::memcmp(got.data(), want.data(), 6 * sizeof(float)), 0);
