@@ -33,7 +33,7 @@ extern "C" {
 #define HLX_BUFFER_ASSIGN_MAX_REACH_TASKS 8192
 /* Above this many slots, every slot gets its own memory (the placement scan
  * is quadratic in the live segments). */
-#define HLX_BUFFER_ASSIGN_MAX_SLOTS 65536
+#define HLX_BUFFER_ASSIGN_MAX_SLOTS 32768
 
 typedef struct hlx_buffer_assignment_t {
   size_t* slot_off;   /* per slot: offset in the arena (64-aligned), or
