@@ -1,4 +1,4 @@
-/* Builder: Map, Sort, Rev, Collapse, BitcastConvertType, ReducePrecision,
+/* Builder: Map, Sort, variadic Reduce, Rev, Collapse, BitcastConvertType, ReducePrecision,
  * GetDimensionSize and OptimizationBarrier. */
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +77,7 @@ hlx_status_t hlx_builder_sort(hlx_builder_t* b, const uint32_t* operands,
   hlx_value_t* vs[64];
   HLX_RETURN_IF_ERROR(same_shape_operands(b, kOp, operands, n, vs));
   int32_t rank = vs[0]->type->rank;
+  if (dimension == -1 && rank > 0) dimension = rank - 1; /* XLA's default */
   if (dimension < 0 || dimension >= (rank > 0 ? rank : 1))
     return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
                         (long long)dimension, (int)rank);
@@ -105,6 +106,72 @@ hlx_status_t hlx_builder_sort(hlx_builder_t* b, const uint32_t* operands,
   hlx_op_t* op = hlx_bld_emit(b, HLX_OP_SORT, vs, n, rts, n, attrs, 2);
   if (!op) return hlx_bld_oom(b);
   HLX_RETURN_IF_ERROR(hlx_bld_attach_regions(b, op, &comparator, NULL, 1));
+  return hlx_bld_results_value(b, op, out_value);
+}
+
+hlx_status_t hlx_builder_reduce_variadic(hlx_builder_t* b,
+                                         const uint32_t* operands,
+                                         const uint32_t* inits, int32_t n,
+                                         const hlx_computation_t* computation,
+                                         const int64_t* dimensions,
+                                         int32_t num_dims,
+                                         uint32_t* out_value) {
+  static const char kOp[] = "reduce";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* vs[128];
+  HLX_RETURN_IF_ERROR(same_shape_operands(b, kOp, operands, n, vs));
+  if (!inits) return hlx_bld_fail(b, kOp, "NULL inits");
+  for (int32_t i = 0; i < n; i++) {
+    char role[32];
+    snprintf(role, sizeof role, "init %d", (int)i);
+    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, role, inits[i], &vs[n + i]));
+    if (vs[n + i]->type->rank != 0 || vs[n + i]->type->dtype != vs[i]->type->dtype)
+      return hlx_bld_fail(b, kOp, "init %d must be a rank-0 %s, like operand "
+                          "%d's elements", (int)i,
+                          hlx_dtype_name(vs[i]->type->dtype), (int)i);
+  }
+  if (!computation) return hlx_bld_fail(b, kOp, "NULL computation");
+  const hlx_func_t* f = computation->func;
+  if (f->num_args != 2 * n || f->num_results != n)
+    return hlx_bld_fail(b, kOp, "the computation must take %d parameters and "
+                        "return %d values (it takes %d, returns %d)",
+                        (int)(2 * n), (int)n, (int)f->num_args,
+                        (int)f->num_results);
+  for (int32_t i = 0; i < 2 * n; i++) {
+    const hlx_type_t* at = f->body->blocks[0]->args[i]->type;
+    hlx_dtype_t want = vs[i % n]->type->dtype;
+    if (at->kind != HLX_TYPE_TENSOR || at->rank != 0 || at->dtype != want)
+      return hlx_bld_fail(b, kOp, "computation parameter %d must be a rank-0 %s",
+                          (int)i, hlx_dtype_name(want));
+    const hlx_type_t* rt = i < n ? f->result_types[i] : NULL;
+    if (rt && (rt->kind != HLX_TYPE_TENSOR || rt->rank != 0 || rt->dtype != want))
+      return hlx_bld_fail(b, kOp, "computation result %d must be a rank-0 %s",
+                          (int)i, hlx_dtype_name(want));
+  }
+  const hlx_type_t* t0 = vs[0]->type;
+  if (num_dims < 0 || num_dims > t0->rank || (num_dims > 0 && !dimensions))
+    return hlx_bld_fail(b, kOp, "%d dimensions for an operand of rank %d",
+                        (int)num_dims, (int)t0->rank);
+  bool red[HLX_MAX_RANK] = {false};
+  for (int32_t i = 0; i < num_dims; i++) {
+    int64_t d = dimensions[i];
+    if (d < 0 || d >= t0->rank || red[d])
+      return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d "
+                          "or repeated", (long long)d, (int)t0->rank);
+    red[d] = true;
+  }
+  int64_t dims[HLX_MAX_RANK];
+  int32_t rank = 0;
+  for (int32_t i = 0; i < t0->rank; i++)
+    if (!red[i]) dims[rank++] = t0->dims[i];
+  hlx_type_t* rts[64];
+  for (int32_t i = 0; i < n; i++)
+    rts[i] = hlx_bld_tensor_type(&b->module->arena, vs[i]->type->dtype, rank,
+                                 dims);
+  named_t attrs[] = {{"dimensions", hlx_bld_attr_i64s(b, dimensions, num_dims)}};
+  hlx_op_t* op = hlx_bld_emit(b, HLX_OP_REDUCE, vs, 2 * n, rts, n, attrs, 1);
+  if (!op) return hlx_bld_oom(b);
+  HLX_RETURN_IF_ERROR(hlx_bld_attach_regions(b, op, &computation, NULL, 1));
   return hlx_bld_results_value(b, op, out_value);
 }
 

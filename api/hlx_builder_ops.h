@@ -110,11 +110,23 @@ hlx_status_t hlx_builder_map(hlx_builder_t* b, const uint32_t* operands,
                              uint32_t* out_value);
 /* XLA Sort: operands of one shape sorted together along dimension by
  * comparator (2n rank-0 parameters: lhs_0, rhs_0, lhs_1, rhs_1, ... ->
- * pred "less than"). n == 1: the sorted tensor; n > 1: a tuple. */
+ * pred "less than"). dimension -1 = the last. n == 1: the sorted tensor;
+ * n > 1: a tuple. */
 hlx_status_t hlx_builder_sort(hlx_builder_t* b, const uint32_t* operands,
                               int32_t n, const hlx_computation_t* comparator,
                               int64_t dimension, bool is_stable,
                               uint32_t* out_value);
+/* XLA variadic Reduce: n operands of one shape and n rank-0 inits (the
+ * operands' element types) reduced together over `dimensions` by
+ * computation (acc_0..acc_{n-1}, x_0..x_{n-1}) -> n rank-0 values. n == 1:
+ * the reduced tensor; n > 1: a tuple. */
+hlx_status_t hlx_builder_reduce_variadic(hlx_builder_t* b,
+                                         const uint32_t* operands,
+                                         const uint32_t* inits, int32_t n,
+                                         const hlx_computation_t* computation,
+                                         const int64_t* dimensions,
+                                         int32_t num_dims,
+                                         uint32_t* out_value);
 /* XLA Rev: reverses the given dimensions. */
 hlx_status_t hlx_builder_rev(hlx_builder_t* b, uint32_t operand,
                              const int64_t* dimensions, int32_t n,

@@ -73,12 +73,66 @@ TEST(BuilderSort, RowsAndStability) {
   uint32_t keys = bb.F({2, 4}, {3, 1, 3, 1, 9, 8, 7, 6});
   uint32_t ops[2] = {keys, bb.I({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})};
   uint32_t t, s1;
-  BOK(hlx_builder_sort(bb.b, ops, 2, lt.get(), 1, true, &t));
+  BOK(hlx_builder_sort(bb.b, ops, 2, lt.get(), -1, true, &t));  // last
   BOK(hlx_builder_sort(bb.b, &keys, 1, lt1.get(), 0, false, &s1));
   std::vector<hlx_buffer_t*> out = RunAll(bb.Program({bb.Gte(t, 1), s1}));
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(Values<int32_t>(out[0]), (std::vector<int32_t>{1, 3, 0, 2, 7, 6, 5, 4}));
   EXPECT_EQ(Values<float>(out[1]), (std::vector<float>{3, 1, 3, 1, 9, 8, 7, 6}));
+}
+
+// XLA text Reduce examples: [[1,2,3],[4,5,6]] over dim 0 / 1; the
+// [4,2,3] array of 1..6 repeated over dim 0, dim 2, dims {0,1}, all.
+TEST(BuilderReduce, ExamplesFromXlaText) {
+  Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
+  std::vector<float> v3;
+  for (int k = 0; k < 4; k++)
+    for (int i = 1; i <= 6; i++) v3.push_back((float)i);
+  struct Case {
+    std::vector<int64_t> shape, dims;
+    std::vector<float> want;
+  } cases[] = {
+      {{2, 3}, {0}, {5, 7, 9}},
+      {{2, 3}, {1}, {6, 15}},
+      {{4, 2, 3}, {0}, {4, 8, 12, 16, 20, 24}},
+      {{4, 2, 3}, {2}, {6, 15, 6, 15, 6, 15, 6, 15}},
+      {{4, 2, 3}, {0, 1}, {20, 28, 36}},
+      {{4, 2, 3}, {0, 1, 2}, {84}},
+  };
+  for (const Case& c : cases) {
+    Builder bb;
+    std::vector<float> in(v3.begin(), v3.begin() + (c.shape.size() == 2 ? 6 : 24));
+    uint32_t x = bb.F(c.shape, in), init = bb.Scalar(F32(), 0), r;
+    BOK(hlx_builder_reduce_variadic(bb.b, &x, &init, 1, add.get(), c.dims.data(),
+                                    (int32_t)c.dims.size(), &r));
+    EXPECT_EQ(RunOne<float>(bb.Program({r})), c.want);
+  }
+}
+
+// XLA text: variadic reduce computing max and argmax of a 1-D array with
+// f(max, argmax, value, index) = value >= max ? (value, index) : (max, argmax).
+TEST(BuilderReduce, VariadicMaxArgmax) {
+  Comp f;
+  {
+    Builder sb("argmax");
+    uint32_t m = sb.Param(0, F32(), {}), am = sb.Param(1, I32(), {});
+    uint32_t v = sb.Param(2, F32(), {}), k = sb.Param(3, I32(), {});
+    uint32_t ge = sb.Cmp(HLX_COMPARE_GE, v, m), nm, nk;
+    BOK(hlx_builder_select(sb.b, ge, v, m, &nm));
+    BOK(hlx_builder_select(sb.b, ge, k, am, &nk));
+    f.reset(sb.Computation({nm, nk}));
+  }
+  Builder bb;
+  uint32_t ops[2] = {bb.F({5}, {3, 9, 2, 9, 1}), bb.I({5}, {0, 1, 2, 3, 4})};
+  uint32_t inits[2] = {bb.Scalar(F32(), -1e30), bb.Scalar(I32(), -1)}, t;
+  int64_t d = 0;
+  BOK(hlx_builder_reduce_variadic(bb.b, ops, inits, 2, f.get(), &d, 1, &t));
+  hlx_program_t* p = bb.Program({bb.Gte(t, 0), bb.Gte(t, 1)});
+  ExpectPrintParses(p);
+  std::vector<hlx_buffer_t*> out = RunAll(p);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{9}));
+  EXPECT_EQ(Values<int32_t>(out[1]), (std::vector<int32_t>{3}));  // ">=": last max
 }
 
 TEST(BuilderRev, ReversesTheGivenDimensions) {
@@ -239,6 +293,21 @@ TEST(BuilderMiscErrors, EachRuleIsLatched) {
     Comp c(sb.Computation({sb.Cmp(HLX_COMPARE_LT, 0, 1)}));
     return hlx_builder_sort(bb.b, ops, 2, c.get(), 0, false, o);
   }, "sort: comparator parameter 2 must be a rank-0 i32");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t init = bb.Scalar(I32(), 0);
+    int64_t d = 0;
+    return hlx_builder_reduce_variadic(bb.b, &x, &init, 1, add.get(), &d, 1, o);
+  }, "reduce: init 0 must be a rank-0 f32, like operand 0's elements");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, x}, inits[2] = {bb.Scalar(F32(), 0), bb.Scalar(F32(), 0)};
+    int64_t d = 0;
+    return hlx_builder_reduce_variadic(bb.b, ops, inits, 2, add.get(), &d, 1, o);
+  }, "reduce: the computation must take 4 parameters and return 2 values");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t init = bb.Scalar(F32(), 0);
+    int64_t d[2] = {1, 1};
+    return hlx_builder_reduce_variadic(bb.b, &x, &init, 1, add.get(), d, 2, o);
+  }, "reduce: dimension 1 is out of range for rank 2 or repeated");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     int64_t d[2] = {1, 1};
     return hlx_builder_rev(bb.b, x, d, 2, o);
