@@ -116,6 +116,19 @@ hlx_status_t hlx_bld_check_scalar_computation(hlx_builder_t* b,
                                               const hlx_computation_t* comp,
                                               int32_t nargs, hlx_dtype_t in,
                                               int32_t nres, hlx_dtype_t out);
+/* n operands of one shape then n rank-0 inits of their element types,
+ * into vs (2n entries). */
+hlx_status_t hlx_bld_variadic_operands(hlx_builder_t* b, const char* op,
+                                       const uint32_t* operands,
+                                       const uint32_t* inits, int32_t n,
+                                       hlx_value_t** vs);
+/* A reducer over n operands: (acc_0..acc_{n-1}, x_0..x_{n-1}) -> n rank-0
+ * values, typed like the operands' elements. */
+hlx_status_t hlx_bld_check_variadic_computation(hlx_builder_t* b,
+                                                const char* op,
+                                                const hlx_computation_t* comp,
+                                                hlx_value_t* const* operands,
+                                                int32_t n);
 /* Number of window positions along one dimension (XLA window arithmetic);
  * -1 when a parameter is out of range. */
 int64_t hlx_bld_window_count(int64_t size, int64_t window, int64_t stride,

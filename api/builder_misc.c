@@ -119,35 +119,10 @@ hlx_status_t hlx_builder_reduce_variadic(hlx_builder_t* b,
   static const char kOp[] = "reduce";
   BEGIN(b, out_value, kOp);
   hlx_value_t* vs[128];
-  HLX_RETURN_IF_ERROR(same_shape_operands(b, kOp, operands, n, vs));
-  if (!inits) return hlx_bld_fail(b, kOp, "NULL inits");
-  for (int32_t i = 0; i < n; i++) {
-    char role[32];
-    snprintf(role, sizeof role, "init %d", (int)i);
-    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, role, inits[i], &vs[n + i]));
-    if (vs[n + i]->type->rank != 0 || vs[n + i]->type->dtype != vs[i]->type->dtype)
-      return hlx_bld_fail(b, kOp, "init %d must be a rank-0 %s, like operand "
-                          "%d's elements", (int)i,
-                          hlx_dtype_name(vs[i]->type->dtype), (int)i);
-  }
-  if (!computation) return hlx_bld_fail(b, kOp, "NULL computation");
-  const hlx_func_t* f = computation->func;
-  if (f->num_args != 2 * n || f->num_results != n)
-    return hlx_bld_fail(b, kOp, "the computation must take %d parameters and "
-                        "return %d values (it takes %d, returns %d)",
-                        (int)(2 * n), (int)n, (int)f->num_args,
-                        (int)f->num_results);
-  for (int32_t i = 0; i < 2 * n; i++) {
-    const hlx_type_t* at = f->body->blocks[0]->args[i]->type;
-    hlx_dtype_t want = vs[i % n]->type->dtype;
-    if (at->kind != HLX_TYPE_TENSOR || at->rank != 0 || at->dtype != want)
-      return hlx_bld_fail(b, kOp, "computation parameter %d must be a rank-0 %s",
-                          (int)i, hlx_dtype_name(want));
-    const hlx_type_t* rt = i < n ? f->result_types[i] : NULL;
-    if (rt && (rt->kind != HLX_TYPE_TENSOR || rt->rank != 0 || rt->dtype != want))
-      return hlx_bld_fail(b, kOp, "computation result %d must be a rank-0 %s",
-                          (int)i, hlx_dtype_name(want));
-  }
+  HLX_RETURN_IF_ERROR(
+      hlx_bld_variadic_operands(b, kOp, operands, inits, n, vs));
+  HLX_RETURN_IF_ERROR(
+      hlx_bld_check_variadic_computation(b, kOp, computation, vs, n));
   const hlx_type_t* t0 = vs[0]->type;
   if (num_dims < 0 || num_dims > t0->rank || (num_dims > 0 && !dimensions))
     return hlx_bld_fail(b, kOp, "%d dimensions for an operand of rank %d",

@@ -107,31 +107,83 @@ static const int64_t* or_ones(const int64_t* v) {
   return v ? v : kOnes;
 }
 
-hlx_status_t hlx_builder_reduce_window_general(
-    hlx_builder_t* b, uint32_t operand, uint32_t init,
-    const hlx_computation_t* computation, const int64_t* window_dimensions,
-    const int64_t* window_strides, const int64_t* base_dilations,
-    const int64_t* window_dilations, const int64_t* padding,
-    uint32_t* out_value) {
+hlx_status_t hlx_bld_check_variadic_computation(hlx_builder_t* b,
+                                                const char* op,
+                                                const hlx_computation_t* comp,
+                                                hlx_value_t* const* operands,
+                                                int32_t n) {
+  if (!comp) return hlx_bld_fail(b, op, "NULL computation");
+  const hlx_func_t* f = comp->func;
+  if (f->num_args != 2 * n || f->num_results != n)
+    return hlx_bld_fail(b, op, "the computation must take %d parameters and "
+                        "return %d value%s (it takes %d, returns %d)",
+                        (int)(2 * n), (int)n, n == 1 ? "" : "s",
+                        (int)f->num_args, (int)f->num_results);
+  for (int32_t i = 0; i < 2 * n; i++) {
+    const hlx_type_t* at = f->body->blocks[0]->args[i]->type;
+    hlx_dtype_t want = operands[i % n]->type->dtype;
+    if (at->kind != HLX_TYPE_TENSOR || at->rank != 0 || at->dtype != want)
+      return hlx_bld_fail(b, op, "computation parameter %d must be a rank-0 %s",
+                          (int)i, hlx_dtype_name(want));
+    const hlx_type_t* rt = i < n ? f->result_types[i] : NULL;
+    if (rt && (rt->kind != HLX_TYPE_TENSOR || rt->rank != 0 || rt->dtype != want))
+      return hlx_bld_fail(b, op, "computation result %d must be a rank-0 %s",
+                          (int)i, hlx_dtype_name(want));
+  }
+  return NULL;
+}
+
+hlx_status_t hlx_bld_variadic_operands(hlx_builder_t* b, const char* op,
+                                       const uint32_t* operands,
+                                       const uint32_t* inits, int32_t n,
+                                       hlx_value_t** vs) {
+  if (n < 1 || n > 64 || !operands || !inits)
+    return hlx_bld_fail(b, op, "needs 1 to 64 operands and inits, got %d",
+                        (int)n);
+  for (int32_t i = 0; i < n; i++) {
+    char role[32];
+    snprintf(role, sizeof role, n == 1 ? "operand" : "operand %d", (int)i);
+    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, op, role, operands[i], &vs[i]));
+    if (!hlx_bld_same_dims(vs[i]->type, vs[0]->type))
+      return hlx_bld_fail(b, op, "operand %d has another shape than operand 0",
+                          (int)i);
+  }
+  for (int32_t i = 0; i < n; i++) {
+    char role[32];
+    snprintf(role, sizeof role, n == 1 ? "init" : "init %d", (int)i);
+    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, op, role, inits[i], &vs[n + i]));
+    if (vs[n + i]->type->rank != 0 ||
+        vs[n + i]->type->dtype != vs[i]->type->dtype)
+      return hlx_bld_fail(b, op, "%s must be a rank-0 %s, like %s's elements",
+                          role, hlx_dtype_name(vs[i]->type->dtype),
+                          n == 1 ? "the operand" : "its operand");
+  }
+  return NULL;
+}
+
+hlx_status_t hlx_builder_reduce_window_variadic(
+    hlx_builder_t* b, const uint32_t* operands, const uint32_t* inits,
+    int32_t n, const hlx_computation_t* computation,
+    const int64_t* window_dimensions, const int64_t* window_strides,
+    const int64_t* base_dilations, const int64_t* window_dilations,
+    const int64_t* padding, uint32_t* out_value) {
   static const char kOp[] = "reduce_window";
   BEGIN(b, out_value, kOp);
-  hlx_value_t *x = NULL, *iv = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "init", init, &iv));
-  hlx_dtype_t dt = x->type->dtype;
-  if (iv->type->rank != 0 || iv->type->dtype != dt)
-    return hlx_bld_fail(b, kOp,
-                        "init must be a rank-0 %s, like the operand's elements",
-                        hlx_dtype_name(dt));
-  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
-      b, kOp, "computation", computation, 2, dt, 1, dt));
-  int32_t rank = x->type->rank;
+  hlx_value_t* vs[128];
+  HLX_RETURN_IF_ERROR(
+      hlx_bld_variadic_operands(b, kOp, operands, inits, n, vs));
+  HLX_RETURN_IF_ERROR(
+      hlx_bld_check_variadic_computation(b, kOp, computation, vs, n));
+  const hlx_type_t* t0 = vs[0]->type;
+  int32_t rank = t0->rank;
   int64_t dims[HLX_MAX_RANK];
-  HLX_RETURN_IF_ERROR(window_shape(b, kOp, x->type, window_dimensions,
+  HLX_RETURN_IF_ERROR(window_shape(b, kOp, t0, window_dimensions,
                                    window_strides, base_dilations,
                                    window_dilations, padding, dims));
-  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, dt, rank, dims);
-  if (!t) return hlx_bld_oom(b);
+  hlx_type_t* rts[64];
+  for (int32_t i = 0; i < n; i++)
+    rts[i] = hlx_bld_tensor_type(&b->module->arena, vs[i]->type->dtype, rank,
+                                 dims);
   named_t attrs[] = {
       {"window_dimensions", hlx_bld_attr_i64s(b, window_dimensions, rank)},
       {"window_strides", hlx_bld_attr_i64s(b, or_ones(window_strides), rank)},
@@ -140,11 +192,22 @@ hlx_status_t hlx_builder_reduce_window_general(
        hlx_bld_attr_i64s(b, or_ones(window_dilations), rank)},
       {"padding", pad_attr(b, padding, rank)},
   };
-  hlx_value_t* ops[2] = {x, iv};
-  hlx_value_t* r = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_REDUCE_WINDOW, ops, 2, t, attrs,
-                                    5, &r, out_value));
-  return hlx_bld_attach_regions(b, r->def, &computation, NULL, 1);
+  hlx_op_t* op =
+      hlx_bld_emit(b, HLX_OP_REDUCE_WINDOW, vs, 2 * n, rts, n, attrs, 5);
+  if (!op) return hlx_bld_oom(b);
+  HLX_RETURN_IF_ERROR(hlx_bld_attach_regions(b, op, &computation, NULL, 1));
+  return hlx_bld_results_value(b, op, out_value);
+}
+
+hlx_status_t hlx_builder_reduce_window_general(
+    hlx_builder_t* b, uint32_t operand, uint32_t init,
+    const hlx_computation_t* computation, const int64_t* window_dimensions,
+    const int64_t* window_strides, const int64_t* base_dilations,
+    const int64_t* window_dilations, const int64_t* padding,
+    uint32_t* out_value) {
+  return hlx_builder_reduce_window_variadic(
+      b, &operand, &init, 1, computation, window_dimensions, window_strides,
+      base_dilations, window_dilations, padding, out_value);
 }
 
 /* VALID / SAME as explicit (low, high) pairs. */

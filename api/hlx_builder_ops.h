@@ -82,6 +82,15 @@ hlx_status_t hlx_builder_reduce_window_general(
     const int64_t* window_strides, const int64_t* base_dilations,
     const int64_t* window_dilations, const int64_t* padding,
     uint32_t* out_value);
+/* XLA variadic ReduceWindow: n operands of one shape with n rank-0 inits,
+ * computation as for hlx_builder_reduce_variadic (n == 1: the result
+ * tensor; n > 1: a tuple). */
+hlx_status_t hlx_builder_reduce_window_variadic(
+    hlx_builder_t* b, const uint32_t* operands, const uint32_t* inits,
+    int32_t n, const hlx_computation_t* computation,
+    const int64_t* window_dimensions, const int64_t* window_strides,
+    const int64_t* base_dilations, const int64_t* window_dilations,
+    const int64_t* padding, uint32_t* out_value);
 /* XLA ReduceWindow with VALID / SAME padding. */
 hlx_status_t hlx_builder_reduce_window(hlx_builder_t* b, uint32_t operand,
                                        uint32_t init,

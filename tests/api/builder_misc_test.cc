@@ -297,7 +297,7 @@ TEST(BuilderMiscErrors, EachRuleIsLatched) {
     uint32_t init = bb.Scalar(I32(), 0);
     int64_t d = 0;
     return hlx_builder_reduce_variadic(bb.b, &x, &init, 1, add.get(), &d, 1, o);
-  }, "reduce: init 0 must be a rank-0 f32, like operand 0's elements");
+  }, "reduce: init must be a rank-0 f32, like the operand's elements");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     uint32_t ops[2] = {x, x}, inits[2] = {bb.Scalar(F32(), 0), bb.Scalar(F32(), 0)};
     int64_t d = 0;

@@ -70,6 +70,32 @@ TEST(BuilderReduceWindow, GeneralPaddingAndDilations) {
             (std::vector<float>{0, 3, 0, 5, 0}));
 }
 
+// Variadic: the max and its index over windows of 2 with stride 2.
+TEST(BuilderReduceWindow, VariadicMaxAndArgmax) {
+  Comp f;
+  {
+    Builder sb("argmax");
+    uint32_t m = sb.Param(0, F32(), {}), am = sb.Param(1, I32(), {});
+    uint32_t v = sb.Param(2, F32(), {}), k = sb.Param(3, I32(), {});
+    uint32_t gt = sb.Cmp(HLX_COMPARE_GT, v, m), nm, nk;
+    BOK(hlx_builder_select(sb.b, gt, v, m, &nm));
+    BOK(hlx_builder_select(sb.b, gt, k, am, &nk));
+    f.reset(sb.Computation({nm, nk}));
+  }
+  Builder bb;
+  uint32_t ops[2] = {bb.F({6}, {3, 7, 9, 1, 4, 4}), bb.I({6}, {0, 1, 2, 3, 4, 5})};
+  uint32_t inits[2] = {bb.Scalar(F32(), -FLT_MAX), bb.Scalar(I32(), -1)}, t;
+  int64_t win = 2, str = 2;
+  BOK(hlx_builder_reduce_window_variadic(bb.b, ops, inits, 2, f.get(), &win,
+                                         &str, nullptr, nullptr, nullptr, &t));
+  hlx_program_t* p = bb.Program({bb.Gte(t, 0), bb.Gte(t, 1)});
+  ExpectPrintParses(p);
+  std::vector<hlx_buffer_t*> out = RunAll(p);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{7, 9, 4}));
+  EXPECT_EQ(Values<int32_t>(out[1]), (std::vector<int32_t>{1, 2, 4}));
+}
+
 // StableHLO spec example of select_and_scatter (GE select, add scatter).
 TEST(BuilderSelectAndScatter, SpecExample) {
   Builder bb;
@@ -136,6 +162,27 @@ TEST(BuilderWindowErrors, EachRuleIsLatched) {
     ExpectLatched(bb, hlx_builder_reduce_window(bb.b, x, i, add.get(), w2, s2,
                                                 (hlx_padding_t)7, &r),
                   "reduce_window: padding must be HLX_PADDING_VALID or _SAME");
+  }
+  {
+    Builder bb;
+    uint32_t ops[2] = {bb.F({2, 2}, {1, 2, 3, 4}), bb.F({2}, {1, 2})};
+    uint32_t inits[2] = {bb.Scalar(F32(), 0), bb.Scalar(F32(), 0)};
+    ExpectLatched(bb, hlx_builder_reduce_window_variadic(bb.b, ops, inits, 2,
+                                                         add.get(), w2, s2,
+                                                         nullptr, nullptr,
+                                                         nullptr, &r),
+                  "reduce_window: operand 1 has another shape than operand 0");
+  }
+  {
+    Builder bb;
+    uint32_t ops[2] = {bb.F({2, 2}, {1, 2, 3, 4}), bb.F({2, 2}, {1, 2, 3, 4})};
+    uint32_t inits[2] = {bb.Scalar(F32(), 0), bb.Scalar(F32(), 0)};
+    ExpectLatched(bb, hlx_builder_reduce_window_variadic(bb.b, ops, inits, 2,
+                                                         add.get(), w2, s2,
+                                                         nullptr, nullptr,
+                                                         nullptr, &r),
+                  "reduce_window: the computation must take 4 parameters and "
+                  "return 2 values (it takes 2, returns 1)");
   }
   {
     Builder bb;
