@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs api/hlx.h (+ public headers) and libhlx.so into a fresh prefix,
+# compiles examples/mlp_builder.c against that prefix ONLY with the system
+# C compiler (no Bazel deps, no internal headers), runs it, and checks that
+# libhlx.so exports exactly the functions the public headers declare.
+# Also links the same program against the static libhlx.a.
+# Args: libhlx.so, libhlx.a, hlx.lds (the version script), example .c, headers...
+set -uo pipefail
+LIB="$1"; ARCHIVE="$2"; LDS="$3"; SRC="$4"; shift 4
+fails=0
+fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
+PREFIX="${TEST_TMPDIR:-$(mktemp -d)}/prefix"
+mkdir -p "$PREFIX/include/api" "$PREFIX/lib"
+for h in "$@"; do cp "$h" "$PREFIX/include/api/"; done
+cp "$LIB" "$PREFIX/lib/libhlx.so"
+
+# 1. A plain C11 program builds against the installed header and library.
+if ! cc -std=c11 -Wall -Wextra -Werror -I"$PREFIX/include" "$SRC" \
+     -L"$PREFIX/lib" -lhlx -o "$PREFIX/example" 2>"$PREFIX/cc.log"; then
+  fail "cc could not build $SRC against the installed prefix:"; cat "$PREFIX/cc.log"; exit 1
+fi
+out=$(LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/example" 2>&1) || fail "example exit status $?: $out"
+grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "wrong logits: $out"
+grep -qxF "probs: 0.999665 0.000335 0.119203 0.880797" <<<"$out" || fail "wrong probs: $out"
+# It must really use the shared library, not carry a copy.
+nm "$PREFIX/example" | grep -q " T hlx_executable_run$" && fail "example defines hlx_executable_run itself"
+
+# 2. The same program against the static archive and the system libraries.
+if cc -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
+     -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
+     -o "$PREFIX/example_static" 2>"$PREFIX/cc_static.log"; then
+  out=$("$PREFIX/example_static" 2>&1) || fail "static example exit status $?"
+  grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "static: wrong logits: $out"
+else
+  fail "cc could not link $SRC with libhlx.a:"; tail -5 "$PREFIX/cc_static.log"
+fi
+
+# 3. Exported symbols: all hlx_*, and exactly the declared functions.
+nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u >"$PREFIX/exported"
+bad=$(grep -v '^hlx_' "$PREFIX/exported")
+[ -z "$bad" ] || fail "exported symbols without the hlx_ prefix: $bad"
+grep -oE 'hlx_[a-z0-9_]+' "$LDS" | sort -u >"$PREFIX/declared"
+missing=$(comm -23 "$PREFIX/declared" "$PREFIX/exported")
+[ -z "$missing" ] || fail "declared in the public headers but not exported: $missing"
+extra=$(comm -13 "$PREFIX/declared" "$PREFIX/exported")
+[ -z "$extra" ] || fail "exported but not declared in the public headers: $extra"
+# Internals named hlx_* stay hidden.
+grep -qx "hlx_make_status" "$PREFIX/exported" && fail "internal hlx_make_status is exported"
+n=$(wc -l <"$PREFIX/exported")
+[ "$n" -gt 50 ] || fail "only $n symbols exported"
+[ "$fails" -eq 0 ] && echo "PASS ($n exported symbols)" || exit 1
