@@ -188,6 +188,32 @@ TEST(BuilderBitcastConvert, SameWidthNarrowerAndWider) {
   EXPECT_EQ(Values<float>(out[2]), (std::vector<float>{1.0f, -2.5f}));
 }
 
+// XLA text: f32[10] -> f16[10,2]; f32[] -> f16[2]; f16[10,2] -> f32[10],
+// the bytes unchanged.
+TEST(BuilderBitcastConvert, ShapeExamplesFromXlaText) {
+  hlx_element_type_t f16 = hlx_element_type_from_name("f16");
+  Builder bb;
+  std::vector<float> v(10);
+  for (int i = 0; i < 10; i++) v[i] = 1.0f + (float)i / 8;
+  uint32_t x = bb.F({10}, v), s = bb.Scalar(F32(), 3.5), h, hs, back;
+  BOK(hlx_builder_bitcast_convert(bb.b, x, f16, &h));
+  BOK(hlx_builder_bitcast_convert(bb.b, s, f16, &hs));
+  BOK(hlx_builder_bitcast_convert(bb.b, h, F32(), &back));
+  EXPECT_EQ(Dims(bb.b, h), (std::vector<int64_t>{10, 2}));
+  EXPECT_EQ(Dims(bb.b, hs), (std::vector<int64_t>{2}));
+  EXPECT_EQ(Dims(bb.b, back), (std::vector<int64_t>{10}));
+  std::vector<hlx_buffer_t*> out = RunAll(bb.Program({h, hs, back}));
+  ASSERT_EQ(out.size(), 3u);
+  std::vector<uint16_t> hv = Values<uint16_t>(out[0]), hsv = Values<uint16_t>(out[1]);
+  std::vector<uint16_t> want(20), want_s(2);
+  std::memcpy(want.data(), v.data(), 40);
+  float three_half = 3.5f;
+  std::memcpy(want_s.data(), &three_half, 4);
+  EXPECT_EQ(hv, want);
+  EXPECT_EQ(hsv, want_s);
+  EXPECT_EQ(Values<float>(out[2]), v);
+}
+
 // f32 -> e5m2-like precision: 1 + 2^-3 keeps, 1 + 2^-4 rounds to even (1).
 TEST(BuilderReducePrecision, RoundsMantissaAndExponent) {
   Builder bb;
