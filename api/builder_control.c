@@ -49,7 +49,8 @@ hlx_status_t hlx_builder_while(hlx_builder_t* b,
                                uint32_t* out_value) {
   static const char kOp[] = "while";
   BEGIN(b, out_value, kOp);
-  if (n < 1) return hlx_bld_fail(b, kOp, "needs at least one loop value");
+  if (n < 1 || n > 64)
+    return hlx_bld_fail(b, kOp, "needs 1 to 64 loop values, got %d", (int)n);
   hlx_value_t** vs = NULL;
   HLX_RETURN_IF_ERROR(get_values(b, kOp, init, n, &vs));
   HLX_RETURN_IF_ERROR(check_params(b, kOp, "condition", condition, vs, n));

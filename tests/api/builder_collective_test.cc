@@ -120,6 +120,18 @@ TEST(BuilderCollective, CollectivePermuteAndReplicaId) {
   EXPECT_EQ(got[2], (std::vector<float>{202}));
 }
 
+// XLA text: a replica that is no pair's target gets zeros.
+TEST(BuilderCollective, CollectivePermuteNonTargetGetsZeros) {
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), r;
+  int64_t pairs[2] = {0, 1};
+  BOK(hlx_builder_collective_permute(bb.b, x, pairs, 1, 0, &r));
+  auto got = PerReplica(bb.Program({r}), {2}, {{1, 2}, {3, 4}});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], (std::vector<float>{0, 0}));
+  EXPECT_EQ(got[1], (std::vector<float>{1, 2}));
+}
+
 TEST(BuilderCollectiveErrors, EachRuleIsLatched) {
   Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
   Comp addi(BinaryComputation(HLX_BINARY_ADD, I32()));

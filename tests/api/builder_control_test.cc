@@ -176,7 +176,7 @@ TEST(BuilderControlErrors, EachRuleIsLatched) {
   }, "while: the condition takes 1 parameters, but there are 2 operands");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_while(bb.b, cond_f.get(), s2.get(), &x, 0, o);
-  }, "while: needs at least one loop value");
+  }, "while: needs 1 to 64 loop values, got 0");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_conditional(bb.b, x, x, s2.get(), x, s2.get(), o);
   }, "conditional: pred must be a pred[] (rank-0 boolean)");
