@@ -195,6 +195,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
     for (int32_t i = 0; i < f->num_results && !st; i++)
       st = add_leaves(f->result_types[i], e->results, &e->num_results, nr);
   }
+  if (!st) st = hlx_internal_boundary_options(e, &o);
   if (st) {
     hlx_executable_destroy(e);
     return st;
@@ -212,6 +213,7 @@ void hlx_executable_destroy(hlx_executable_t* e) {
   free(e->host_functions);
   free(e->params);
   free(e->results);
+  free(e->result_layouts);
   free(e);
 }
 
@@ -350,19 +352,25 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
                            "@%s's argument type",
                            i, e->plan->name);
   }
+  /* Layouts: params not in row-major get a row-major copy, results not in
+   * row-major a row-major staging area (api/layout.c). */
+  hlx_boundary_t bd = {0};
+  if (!st) st = hlx_internal_boundary_begin(e, params, num_params, num_results,
+                                            &bd);
   for (int32_t q = 0; q < nproc && !st; q++)
     for (size_t i = 0; i < np; i++)
-      in[(size_t)q * np + i] = params[(pin > 1 ? (size_t)q * np : 0) + i]->data;
+      in[(size_t)q * np + i] =
+          bd.in[(pin > 1 ? (size_t)q * np : 0) + i];
   for (int32_t i = 0; i < num_results && !st; i++) {
-    st = hlx_buffer_create(&e->results[i % nr], NULL, &out_results[i]);
-    if (!st) out[i] = out_results[i]->data;
+    st = hlx_internal_result_alloc(e, i % nr, &out_results[i]);
+    if (!st) st = hlx_internal_boundary_result(&bd, i, out_results[i], &out[i]);
   }
   if (!st && pout < nproc) {
     size_t extra = nr * (size_t)(nproc - pout);
     scratch = calloc(extra + 1, sizeof(*scratch));
     if (!scratch) st = hlx_status_oom();
     for (size_t i = 0; i < extra && !st; i++) {
-      st = hlx_buffer_create(&e->results[i % nr], NULL, &scratch[i]);
+      st = hlx_internal_result_alloc(e, (int32_t)(i % nr), &scratch[i]);
       if (!st) out[nr + i] = scratch[i]->data;
     }
   }
@@ -396,6 +404,8 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
       free(procs);
     }
   }
+  if (!st) hlx_internal_boundary_finish(&bd, out_results);
+  hlx_internal_boundary_free(&bd);
   hlx_probe_store_destroy(env.probes);
   if (scratch) {
     for (size_t i = 0; i < nr * (size_t)(nproc - pout); i++)

@@ -135,6 +135,15 @@ typedef struct hlx_compile_options_t {
    * task each (true after hlx_compile_options_init). false, or the
    * environment variable HLX_NO_FUSION=1: one task per op (A/B checks). */
   bool fuse_elementwise;
+  /* Result buffers' layouts: NULL, or num_result_layouts (= the number of
+   * results) pointers, each NULL (row-major) or a minor_to_major
+   * permutation of that result's rank (copied at hlx_executable_create).
+   * Kernels always see row-major; a run writes each result in its layout. */
+  const int32_t* const* result_layouts;
+  int32_t num_result_layouts;
+  /* Allocates the result buffers of runs (copied; NULL = the default
+   * 64-byte-aligned heap). */
+  const struct hlx_allocator_t* allocator;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 
@@ -171,6 +180,64 @@ void hlx_buffer_destroy(hlx_buffer_t* b);
 const hlx_tensor_desc_t* hlx_buffer_desc(const hlx_buffer_t* b); /* borrowed */
 const void* hlx_buffer_data(const hlx_buffer_t* b);              /* borrowed */
 size_t hlx_buffer_bytes(const hlx_buffer_t* b);
+
+/* Allocator hook for the memory of buffers the library allocates
+ * (hlx_buffer_create_with_options, run results via the compile options).
+ * alloc returns `bytes` (> 0, a multiple of alignment) aligned to
+ * `alignment` (64), or NULL on failure (the call then fails with
+ * RESOURCE_EXHAUSTED); free gets each pointer alloc returned exactly
+ * once, when its buffer is destroyed. Both may be called from any thread. */
+typedef struct hlx_allocator_t {
+  size_t struct_size; /* set by hlx_allocator_init */
+  void* (*alloc)(void* user, size_t bytes, size_t alignment);
+  void (*free)(void* user, void* ptr);
+  void* user;
+} hlx_allocator_t;
+void hlx_allocator_init(hlx_allocator_t* a); /* zeroes: the default heap */
+
+/* Layouts: a buffer's minor_to_major lists its dimensions from the
+ * fastest-varying in memory to the slowest (XLA's layout): row-major rank 3
+ * is {2,1,0}, column-major {0,1,2}. It must be a permutation of 0..rank-1.
+ * hlx_buffer_data gives the bytes in the buffer's own layout. Executables
+ * convert at their boundary (parameters in, results out), so any layout
+ * can be passed to any parameter. */
+typedef struct hlx_buffer_options_t {
+  size_t struct_size; /* set by hlx_buffer_options_init */
+  /* desc->rank entries (copied); NULL = row-major. */
+  const int32_t* minor_to_major;
+  /* Where the memory comes from (copied; NULL = the default heap). Not
+   * used by hlx_buffer_create_zero_copy. */
+  const hlx_allocator_t* allocator;
+} hlx_buffer_options_t;
+void hlx_buffer_options_init(hlx_buffer_options_t* o);
+
+/* hlx_buffer_create with options: copies `data` (in the options' layout;
+ * NULL = zeros) into memory from the options' allocator. */
+hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
+                                            const void* data,
+                                            const hlx_buffer_options_t* options,
+                                            hlx_buffer_t** out_buffer);
+
+/* Zero-copy: a buffer over the caller's memory, which is not copied.
+ * Ownership: on success the buffer uses `data` until hlx_buffer_destroy,
+ * which then calls deleter(deleter_user, data) exactly once (deleter may
+ * be NULL when the caller frees data itself after destroying the buffer).
+ * The library only reads data (runs never write parameters); the caller
+ * must not change it while a run uses the buffer. On failure the buffer is
+ * not made, the deleter is not called and data stays the caller's.
+ * Rules: data is aligned to the element size (64 is best for speed) and
+ * holds hlx_buffer_bytes bytes in the options' layout; data may be NULL
+ * only when that size is 0. options: NULL or only minor_to_major used. */
+typedef void (*hlx_buffer_deleter_fn)(void* user, void* data);
+hlx_status_t hlx_buffer_create_zero_copy(const hlx_tensor_desc_t* desc,
+                                         void* data,
+                                         hlx_buffer_deleter_fn deleter,
+                                         void* deleter_user,
+                                         const hlx_buffer_options_t* options,
+                                         hlx_buffer_t** out_buffer);
+/* The buffer's layout: writes desc->rank entries to out_minor_to_major. */
+void hlx_buffer_minor_to_major(const hlx_buffer_t* b,
+                               int32_t* out_minor_to_major);
 
 /* Runs the executable once. params: num_params buffers matching the
  * parameter descriptions. On success out_results[i] (num_results entries,

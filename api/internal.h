@@ -2,6 +2,8 @@
 #ifndef HLX_API_INTERNAL_H_
 #define HLX_API_INTERNAL_H_
 
+#include <string.h>
+
 #include "api/hlx.h"
 #include "base/status.h"
 #include "graph/ir.h"
@@ -13,9 +15,40 @@ struct hlx_program_t {
 
 struct hlx_buffer_t {
   hlx_tensor_desc_t desc;
+  int32_t minor_to_major[HLX_MAX_DIMS]; /* desc.rank entries */
   size_t bytes;
-  void* data; /* 64-byte aligned, owned */
+  void* data;
+  /* Releases data at destroy: an allocator's free or a zero-copy deleter
+   * (NULL release and !owned: the caller keeps data). */
+  void (*release)(void* user, void* data);
+  void* release_user;
+  bool owned; /* data came from aligned_alloc: free() it */
 };
+
+/* Buffer memory (api/buffer.c): a buffer of desc in layout m2m (NULL =
+ * row-major) from allocator a (NULL = default heap), zero-filled. */
+hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
+                                       const int32_t* m2m,
+                                       const hlx_allocator_t* a,
+                                       hlx_buffer_t** out_buffer);
+size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
+
+/* Copies a caller's versioned struct (struct_size first) over dst, which
+ * holds defaults: fields beyond the caller's struct_size keep them. */
+static inline void hlx_internal_copy_versioned(void* dst, size_t dst_size,
+                                               const void* src) {
+  size_t n = *(const size_t*)src;
+  memcpy(dst, src, n < dst_size ? n : dst_size);
+}
+
+/* Layouts (api/layout.c). */
+hlx_status_t hlx_internal_check_layout(const char* who, int32_t rank,
+                                       const int32_t* m2m);
+void hlx_internal_row_major(int32_t rank, int32_t* m2m);
+bool hlx_internal_is_row_major(int32_t rank, const int32_t* m2m);
+/* Copies a tensor of desc from layout src_m2m to layout dst_m2m. */
+void hlx_internal_relayout(const hlx_tensor_desc_t* d, const int32_t* src_m2m,
+                           const void* src, const int32_t* dst_m2m, void* dst);
 
 struct hlx_executable_t {
   const hlx_program_t* program;
@@ -32,6 +65,40 @@ struct hlx_executable_t {
   /* custom_call targets, copied from the compile options (names too). */
   hlx_lower_host_function_t* host_functions;
   int32_t num_host_functions;
+  /* Result layouts (NULL: all row-major; else num_results rows) and the
+   * allocator of result buffers (has_allocator false: default heap). */
+  int32_t (*result_layouts)[HLX_MAX_DIMS];
+  hlx_allocator_t allocator;
+  bool has_allocator;
 };
+
+/* An executable's boundary (api/layout.c). */
+/* Copies compile options' result layouts and allocator into e. */
+hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,
+                                           const hlx_compile_options_t* o);
+/* A new result buffer for result leaf i, in its layout, from e's allocator. */
+hlx_status_t hlx_internal_result_alloc(const hlx_executable_t* e, int32_t i,
+                                       hlx_buffer_t** out_buffer);
+/* One run's conversions: in[i] is the row-major data of params[i] (the
+ * buffer's own, or a converted copy); results in another layout are
+ * computed into staging memory and converted by _finish. */
+typedef struct hlx_boundary_t {
+  const void** in;
+  void** staged_in;  /* per param: owned row-major copy or NULL */
+  void** staged_out; /* per result: owned row-major staging or NULL */
+  int32_t num_params, num_results;
+} hlx_boundary_t;
+hlx_status_t hlx_internal_boundary_begin(const hlx_executable_t* e,
+                                         hlx_buffer_t* const* params,
+                                         int32_t num_params,
+                                         int32_t num_results,
+                                         hlx_boundary_t* bd);
+/* Sets *out_data to where the kernels write result i (into `result`). */
+hlx_status_t hlx_internal_boundary_result(hlx_boundary_t* bd, int32_t i,
+                                          hlx_buffer_t* result,
+                                          void** out_data);
+void hlx_internal_boundary_finish(hlx_boundary_t* bd,
+                                  hlx_buffer_t* const* results);
+void hlx_internal_boundary_free(hlx_boundary_t* bd);
 
 #endif /* HLX_API_INTERNAL_H_ */
