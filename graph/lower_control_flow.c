@@ -74,7 +74,8 @@ static const hlx_op_t* terminator(const hlx_region_t* r) {
 }
 
 static hlx_status_t check_signature(const hlx_op_t* op, const hlx_region_t* r,
-                                    const char* rule, const char* what,
+                                    const char* rule, const char* out_rule,
+                                    const char* what,
                                     hlx_value_t* const* ins, int32_t nin,
                                     const hlx_type_t* const* outs,
                                     int32_t nout) {
@@ -90,13 +91,14 @@ static hlx_status_t check_signature(const hlx_op_t* op, const hlx_region_t* r,
                           i);
   if (t->num_operands != nout)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "%s %s returns %d values, must return %d", rule, what,
+                        "%s %s returns %d values, must return %d", out_rule,
+                        what,
                         t->num_operands, nout);
   for (int32_t i = 0; i < nout; i++)
     if (!hlx_type_equal(t->operands[i]->type, outs[i]))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "%s %s result #%d has the wrong type", rule, what,
-                          i);
+                          "%s %s result #%d has the wrong type", out_rule,
+                          what, i);
   return NULL;
 }
 
@@ -158,10 +160,10 @@ static hlx_status_t lower_while(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* pred_type = &pred;
   if (!types) return hlx_status_oom();
   for (int32_t i = 0; i < n; i++) types[i] = op->operands[i]->type;
-  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[0], "(C1)", "cond",
-                                      op->operands, n, &pred_type, 1));
-  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[1], "(C2)", "body",
-                                      op->operands, n, types, n));
+  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[0], "(C1)", "(C1)",
+                                      "cond", op->operands, n, &pred_type, 1));
+  HLX_RETURN_IF_ERROR(check_signature(op, op->regions[1], "(C2)", "(C2)",
+                                      "body", op->operands, n, types, n));
   if (op->num_results != n)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C3) has %d results for %d operands",
@@ -227,9 +229,12 @@ static hlx_status_t run_branch(const void* args, void* const* in,
 
 static hlx_status_t lower_branches(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                    hlx_dtype_t selector) {
-  if (op->num_operands != 1 || op->num_regions < 1)
+  if (op->num_regions < 1)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "needs one selector operand and at least one branch");
+                        "(C1) needs at least one branch");
+  if (op->num_operands != 1)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "needs one selector operand");
   const hlx_type_t* s = op->operands[0]->type;
   if (s->kind != HLX_TYPE_TENSOR || s->rank != 0 || s->dtype != selector)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -238,8 +243,9 @@ static hlx_status_t lower_branches(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (selector == HLX_DTYPE_PRED && op->num_regions != 2)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "needs a true and a false branch");
-  /* if (C1-C3) / case (C2-C4): branches take nothing and return the
-   * op's result types. */
+  /* Branches take nothing (if C1 / case C2); branch 0 returns the op's
+   * result types (if C3 / case C4), the others what branch 0 returns
+   * (if C2 / case C3). */
   const hlx_type_t** types =
       hlx_lower_alloc(c, sizeof(void*) * ((size_t)op->num_results + 1));
   if (!types) return hlx_status_oom();
@@ -249,9 +255,12 @@ static hlx_status_t lower_branches(hlx_lower_ctx_t* c, const hlx_op_t* op,
   for (int32_t r = 0; r < op->num_regions; r++) {
     char what[32];
     snprintf(what, sizeof what, "branch %d", r);
+    const char* out_rule = r == 0 ? (is_if ? "(C3)" : "(C4)")
+                                  : (is_if ? "(C2)" : "(C3)");
     HLX_RETURN_IF_ERROR(check_signature(op, op->regions[r],
-                                        is_if ? "(C1-C3)" : "(C2-C4)", what,
-                                        NULL, 0, types, op->num_results));
+                                        is_if ? "(C1)" : "(C2)", out_rule,
+                                        what, NULL, 0, types,
+                                        op->num_results));
   }
   branch_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();

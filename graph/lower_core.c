@@ -99,9 +99,13 @@ static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!in || !out)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: dynamic shapes are not executed");
+  if (in->dtype != out->dtype)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) operand has element type %s, result %s",
+                        hlx_dtype_name(in->dtype), hlx_dtype_name(out->dtype));
   if (hlx_type_num_elements(in) != hlx_type_num_elements(out))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operand has %lld elements, result %lld",
+                        "(C2) operand has %lld elements, result %lld",
                         (long long)hlx_type_num_elements(in),
                         (long long)hlx_type_num_elements(out));
   return alias_operand(c, op, 0, 0);
@@ -179,6 +183,17 @@ static hlx_status_t lower_pass_through(hlx_lower_ctx_t* c,
 }
 
 static hlx_status_t lower_tuple(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  const hlx_type_t* t = op->results[0]->type;
+  if (t->kind != HLX_TYPE_TUPLE || t->num_elems != op->num_operands)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) result must be a tuple of %d elements",
+                        op->num_operands);
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (!hlx_type_equal(t->elems[i], op->operands[i]->type))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C1) result element #%d's type differs from "
+                          "operand #%d's",
+                          i, i);
   int32_t n = 0;
   for (int32_t i = 0; i < op->num_operands; i++) {
     hlx_value_slots_t s;
@@ -211,7 +226,11 @@ static hlx_status_t lower_get_tuple_element(hlx_lower_ctx_t* c,
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "index", true, 0, &index));
   if (t->kind != HLX_TYPE_TUPLE || index < 0 || index >= t->num_elems)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "index %lld is out of range for the operand",
+                        "(C1) index %lld is out of range for the operand",
+                        (long long)index);
+  if (!hlx_type_equal(t->elems[index], op->results[0]->type))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) result type differs from tuple element #%lld",
                         (long long)index);
   hlx_value_slots_t s;
   HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[0], &s));

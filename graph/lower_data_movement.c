@@ -97,10 +97,20 @@ static hlx_status_t emit_copies(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return hlx_lower_emit(c, op, run_copies, a, num_in, in, 1, &out);
 }
 
-static hlx_status_t same_dtype(const hlx_op_t* op, int operand) {
+static bool same_dims(const hlx_type_t* a, const hlx_type_t* b) {
+  if (a->rank != b->rank) return false;
+  for (int32_t d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+/* `rule` is the spec constraint that asks for equal element types. */
+static hlx_status_t same_dtype(const hlx_op_t* op, int operand,
+                               const char* rule) {
   if (op->operands[operand]->type->dtype != op->results[0]->type->dtype)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operand #%d has element type %s, result %s", operand,
+                        "(%s) operand #%d has element type %s, result %s",
+                        rule, operand,
                         hlx_dtype_name(op->operands[operand]->type->dtype),
                         hlx_dtype_name(op->results[0]->type->dtype));
   return NULL;
@@ -114,7 +124,8 @@ static hlx_status_t broadcast_copy(const hlx_op_t* op, const hlx_type_t* in,
                                    int32_t nbd, copy_t* k) {
   if (nbd != in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "broadcast_dimensions has %d entries, operand rank is "
+                        "(C2) broadcast_dimensions has %d entries, operand "
+                        "rank is "
                         "%d",
                         nbd, in->rank);
   whole_output(k, out);
@@ -124,17 +135,19 @@ static hlx_status_t broadcast_copy(const hlx_op_t* op, const hlx_type_t* in,
     int64_t d = bd[i];
     if (d < 0 || d >= out->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "broadcast_dimensions[%d] = %lld is out of range for "
+                          "(C3) broadcast_dimensions[%d] = %lld is out of "
+                          "range for "
                           "result rank %d",
                           i, (long long)d, out->rank);
     for (int32_t j = 0; j < i; j++)
       if (bd[j] == d)
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                            "broadcast_dimensions has %lld twice",
+                            "(C4) broadcast_dimensions has %lld twice",
                             (long long)d);
     if (in->dims[i] != 1 && in->dims[i] != out->dims[d])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "operand dim %d has size %lld, result dim %lld has "
+                          "(C5) operand dim %d has size %lld, result dim %lld "
+                          "has "
                           "%lld (must be equal or 1)",
                           i, (long long)in->dims[i], (long long)d,
                           (long long)out->dims[d]);
@@ -147,7 +160,7 @@ static hlx_status_t lower_broadcast_with(hlx_lower_ctx_t* c,
                                          const hlx_op_t* op, const int64_t* bd,
                                          int32_t nbd) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
   const hlx_type_t* out = op->results[0]->type;
   copies_args_t* a = new_copies(c, 1, out);
   if (!a) return hlx_status_oom();
@@ -195,16 +208,20 @@ hlx_status_t hlx_lower_broadcast_slot(hlx_lower_ctx_t* c, const hlx_op_t* op,
 
 static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
   const hlx_type_t* in = op->operands[0]->type;
   const hlx_type_t* out = op->results[0]->type;
   const int64_t* perm;
   int32_t np;
   HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "permutation", true, &perm, &np));
-  if (np != in->rank || out->rank != in->rank)
+  if (np != in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "permutation has %d entries, operand rank is %d", np,
-                        in->rank);
+                        "(C2) permutation has %d entries, operand rank is %d",
+                        np, in->rank);
+  if (out->rank != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) result rank %d differs from operand rank %d",
+                        out->rank, in->rank);
   bool seen[HLX_MAX_RANK] = {false};
   copies_args_t* a = new_copies(c, 1, out);
   if (!a) return hlx_status_oom();
@@ -215,14 +232,15 @@ static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   for (int32_t j = 0; j < np; j++) {
     if (perm[j] < 0 || perm[j] >= in->rank || seen[perm[j]])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "permutation is not a permutation of [0, %d)",
+                          "(C2) permutation is not a permutation of [0, %d)",
                           in->rank);
     seen[perm[j]] = true;
   }
   for (int32_t j = 0; j < np; j++) {
     if (out->dims[j] != in->dims[perm[j]])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "result dim %d has size %lld, operand dim %lld has "
+                          "(C3) result dim %d has size %lld, operand dim %lld "
+                          "has "
                           "%lld",
                           j, (long long)out->dims[j], (long long)perm[j],
                           (long long)in->dims[perm[j]]);
@@ -239,12 +257,17 @@ static hlx_status_t lower_slice_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                      const int64_t* limit, int32_t nl,
                                      const int64_t* strides, int32_t nst) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
   const hlx_type_t* in = op->operands[0]->type;
   const hlx_type_t* out = op->results[0]->type;
+  if (out->rank != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C5) result rank %d differs from operand rank %d",
+                        out->rank, in->rank);
   if (ns != in->rank || nl != in->rank || (strides && nst != in->rank))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "start_indices, limit_indices and strides need %d "
+                        "(C2) start_indices, limit_indices and strides need "
+                        "%d "
                         "entries",
                         in->rank);
   copies_args_t* a = new_copies(c, 1, out);
@@ -257,14 +280,15 @@ static hlx_status_t lower_slice_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
     int64_t s = strides ? strides[d] : 1;
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > in->dims[d] || s <= 0)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "dim %d: need 0 <= start (%lld) <= limit (%lld) <= "
-                          "size (%lld) and stride (%lld) > 0",
-                          d, (long long)start[d], (long long)limit[d],
+                          "(%s) dim %d: need 0 <= start (%lld) <= limit "
+                          "(%lld) <= size (%lld) and stride (%lld) > 0",
+                          s <= 0 ? "C4" : "C3", d, (long long)start[d], (long long)limit[d],
                           (long long)in->dims[d], (long long)s);
     int64_t size = (limit[d] - start[d] + s - 1) / s;
     if (size != out->dims[d])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "result dim %d has size %lld, the slice gives %lld",
+                          "(C5) result dim %d has size %lld, the slice gives "
+                          "%lld",
                           d, (long long)out->dims[d], (long long)size);
     k->in_offset += start[d] * in_strides[d];
     k->in_strides[d] = in_strides[d] * s;
@@ -302,9 +326,12 @@ static hlx_status_t lower_dynamic_broadcast_in_dim(hlx_lower_ctx_t* c,
 
 static hlx_status_t lower_reverse(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
   const hlx_type_t* in = op->operands[0]->type;
   const hlx_type_t* out = op->results[0]->type;
+  if (!same_dims(in, out))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) result shape differs from the operand's");
   const int64_t* dims;
   int32_t nd;
   HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "dimensions", true, &dims, &nd));
@@ -316,10 +343,15 @@ static hlx_status_t lower_reverse(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   bool seen[HLX_MAX_RANK] = {false};
   for (int32_t i = 0; i < nd; i++) {
     int64_t d = dims[i];
-    if (d < 0 || d >= in->rank || seen[d])
+    if (d < 0 || d >= in->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "dimensions[%d] = %lld is out of range or repeated",
-                          i, (long long)d);
+                          "(C3) dimensions[%d] = %lld is out of range for "
+                          "rank %d",
+                          i, (long long)d, in->rank);
+    if (seen[d])
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C2) dimensions[%d] = %lld is repeated", i,
+                          (long long)d);
     seen[d] = true;
     if (in->dims[d] > 0) k->in_offset += (in->dims[d] - 1) * k->in_strides[d];
     k->in_strides[d] = -k->in_strides[d];
@@ -334,10 +366,13 @@ static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* out = op->results[0]->type;
   int64_t dim;
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
-  if (op->num_operands < 1 || dim < 0 || dim >= out->rank)
+  if (op->num_operands < 1)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "dimension %lld is out of range for rank %d",
-                        (long long)dim, out->rank);
+                        "(C3) needs at least one input");
+  if (dim < 0 || dim >= op->operands[0]->type->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) dimension %lld is out of range for rank %d",
+                        (long long)dim, op->operands[0]->type->rank);
   copies_args_t* a = new_copies(c, op->num_operands, out);
   if (!a) return hlx_status_oom();
   int64_t out_strides[HLX_MAX_RANK];
@@ -345,16 +380,34 @@ static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   int64_t at = 0;
   for (int32_t i = 0; i < op->num_operands; i++) {
     const hlx_type_t* in = op->operands[i]->type;
-    HLX_RETURN_IF_ERROR(same_dtype(op, i));
+    const hlx_type_t* in0 = op->operands[0]->type;
+    if (in->dtype != in0->dtype)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C1) input #%d has element type %s, input #0 %s",
+                          i, hlx_dtype_name(in->dtype),
+                          hlx_dtype_name(in0->dtype));
+    HLX_RETURN_IF_ERROR(same_dtype(op, i, "C5"));
+    if (in->rank != in0->rank)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C2) input #%d has rank %d, input #0 %d", i,
+                          in->rank, in0->rank);
+    for (int32_t d = 0; d < in->rank; d++)
+      if (d != dim && in->dims[d] != in0->dims[d])
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C2) input #%d dim %d has size %lld, input #0 "
+                            "%lld",
+                            i, d, (long long)in->dims[d],
+                            (long long)in0->dims[d]);
     if (in->rank != out->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "operand #%d has rank %d, result %d", i, in->rank,
-                          out->rank);
+                          "(C6) result rank %d differs from the inputs' %d",
+                          out->rank, in->rank);
     for (int32_t d = 0; d < in->rank; d++)
       if (d != dim && in->dims[d] != out->dims[d])
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                            "operand #%d dim %d has size %lld, result %lld", i,
-                            d, (long long)in->dims[d],
+                            "(C6) operand #%d dim %d has size %lld, result "
+                            "%lld",
+                            i, d, (long long)in->dims[d],
                             (long long)out->dims[d]);
     copy_t* k = &a->copies[i];
     k->rank = in->rank;
@@ -369,7 +422,8 @@ static hlx_status_t lower_concatenate(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   }
   if (at != out->dims[dim])
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operands add up to %lld along dim %lld, result has "
+                        "(C6) operands add up to %lld along dim %lld, result "
+                        "has "
                         "%lld",
                         (long long)at, (long long)dim,
                         (long long)out->dims[dim]);
@@ -384,8 +438,8 @@ static hlx_status_t lower_pad_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                    const int64_t* hi, int32_t nhi,
                                    const int64_t* interior, int32_t nin) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 1));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 1, "C1"));
   const hlx_type_t* in = op->operands[0]->type;
   const hlx_type_t* out = op->results[0]->type;
   if (op->operands[1]->type->rank != 0)
@@ -393,7 +447,7 @@ static hlx_status_t lower_pad_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
                         "padding_value must be a scalar");
   if (nlo != in->rank || nhi != in->rank || nin != in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "padding attributes need %d entries", in->rank);
+                        "(C2) padding attributes need %d entries", in->rank);
   copies_args_t* a = new_copies(c, 1, out);
   if (!a) return hlx_status_oom();
   a->fill_from = 1;
@@ -402,17 +456,23 @@ static hlx_status_t lower_pad_with(hlx_lower_ctx_t* c, const hlx_op_t* op,
   int64_t in_strides[HLX_MAX_RANK], out_strides[HLX_MAX_RANK];
   hlx_row_major_strides(in->rank, in->dims, in_strides);
   hlx_row_major_strides(out->rank, out->dims, out_strides);
+  if (out->rank != in->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) result rank %d differs from operand rank %d",
+                        out->rank, in->rank);
   for (int32_t d = 0; d < in->rank; d++) {
     if (interior[d] < 0)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "interior_padding[%d] = %lld must be >= 0", d,
+                          "(C3) interior_padding[%d] = %lld must be >= 0", d,
                           (long long)interior[d]);
     int64_t step = interior[d] + 1;
     int64_t padded = in->dims[d] == 0 ? 0 : (in->dims[d] - 1) * step + 1;
     int64_t size = lo[d] + padded + hi[d];
     if (size != out->dims[d])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "result dim %d has size %lld, padding gives %lld", d,
+                          "(C4) result dim %d has size %lld, padding gives "
+                          "%lld",
+                          d,
                           (long long)out->dims[d], (long long)size);
     /* Input elements i land at lo + i*step; keep those inside [0, size). */
     int64_t first = lo[d] >= 0 ? 0 : (-lo[d] + step - 1) / step;
@@ -458,7 +518,8 @@ static hlx_status_t lower_iota(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "iota_dimension", true, 0, &dim));
   if (out->rank == 0 || dim < 0 || dim >= out->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "iota_dimension %lld is out of range for rank %d",
+                        "(C1) iota_dimension %lld is out of range for rank "
+                        "%d",
                         (long long)dim, out->rank);
   int32_t slot;
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &slot));
@@ -539,12 +600,19 @@ static hlx_status_t run_dynamic_update_slice(const void* args, void* const* in,
 static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                   bool update) {
   HLX_RETURN_IF_ERROR(static_types(op));
-  HLX_RETURN_IF_ERROR(same_dtype(op, 0));
+  HLX_RETURN_IF_ERROR(same_dtype(op, 0, "C1"));
   const hlx_type_t* in = op->operands[0]->type;
+  if (update && !same_dims(in, op->results[0]->type))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) result shape differs from the operand's");
   int first_index = update ? 2 : 1;
+  if (op->num_operands < first_index)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "takes %d operands",
+                        first_index);
   if (op->num_operands != first_index + in->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "needs %d start indices, has %d", in->rank,
+                        "(%s) needs %d start indices, has %d",
+                        update ? "C4" : "C2", in->rank,
                         op->num_operands - first_index);
   dynamic_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
@@ -560,15 +628,17 @@ static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (t->rank != 0 || !hlx_dtype_is_int(t->dtype) ||
         t->dtype != op->operands[first_index]->type->dtype)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "start indices must be integer scalars of one type");
+                          "(%s) start indices must be integer scalars of one "
+                          "type",
+                          update ? "C5" : "C3");
   }
   if (in->rank) a->index_dtype = op->operands[first_index]->type->dtype;
   if (update) {
     const hlx_type_t* u = op->operands[1]->type;
-    HLX_RETURN_IF_ERROR(same_dtype(op, 1));
+    HLX_RETURN_IF_ERROR(same_dtype(op, 1, "C2"));
     if (u->rank != in->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "update rank %d differs from operand rank %d",
+                          "(C3) update rank %d differs from operand rank %d",
                           u->rank, in->rank);
     /* dims may be NULL at rank 0 */
     if (u->rank)
@@ -579,15 +649,23 @@ static hlx_status_t lower_dynamic(hlx_lower_ctx_t* c, const hlx_op_t* op,
     HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "slice_sizes", true, &sizes, &ns));
     if (ns != in->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "slice_sizes has %d entries, operand rank is %d", ns,
+                          "(C2) slice_sizes has %d entries, operand rank is %d",
+                          ns,
                           in->rank);
     memcpy(a->window, sizes, sizeof(int64_t) * (size_t)ns);
+    const hlx_type_t* out = op->results[0]->type;
+    bool ok = out->rank == ns;
+    for (int32_t d = 0; ok && d < ns; d++) ok = out->dims[d] == sizes[d];
+    if (!ok)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C5) result shape is not slice_sizes");
   }
   for (int32_t d = 0; d < in->rank; d++)
     if (a->window[d] < 0 || a->window[d] > in->dims[d])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "dim %d: window size %lld exceeds operand size %lld",
-                          d, (long long)a->window[d], (long long)in->dims[d]);
+                          "(%s) dim %d: window size %lld exceeds operand size "
+                          "%lld",
+                          update ? "C6" : "C4", d, (long long)a->window[d], (long long)in->dims[d]);
   int32_t ins[HLX_MAX_RANK + 2], out;
   for (int32_t i = 0; i < op->num_operands; i++)
     HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &ins[i]));

@@ -2,32 +2,11 @@
 // families (elementwise, data movement, reduce, dot, control flow, calls)
 // enforce: each broken rule must give a status that names the op and the
 // rule, never a crash.
-#include <gtest/gtest.h>
-
-#include <string>
-
-#include "api/hlx.h"
+#include "tests/graph_lowering/rules_harness.h"
 
 namespace {
 
-struct Case {
-  const char* name;
-  const char* program;
-  const char* op;    // must appear in the message
-  const char* rule;  // must appear in the message
-};
-
-std::string CompileError(const char* text) {
-  hlx_program_t* p = nullptr;
-  hlx_executable_t* e = nullptr;
-  hlx_status_t s = hlx_program_parse(text, strlen(text), "t.mlir", 1, &p);
-  if (!s) s = hlx_executable_create(p, nullptr, &e);
-  std::string msg = s ? hlx_status_get_message(s) : "";
-  hlx_status_release(s);
-  hlx_executable_destroy(e);
-  hlx_program_destroy(p);
-  return msg;
-}
+using hlx_rules::Case;
 
 const Case kCases[] = {
     {"add_mixed_types",
@@ -89,47 +68,47 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x3xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<3xf32>) -> tensor<2x3xf32>
        return %0 : tensor<2x3xf32> })",
-     "stablehlo.broadcast_in_dim", "broadcast_dimensions has 2 entries"},
+     "stablehlo.broadcast_in_dim", "(C2) broadcast_dimensions has 2 entries"},
     {"broadcast_size",
      R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x4xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>
        return %0 : tensor<2x4xf32> })",
-     "stablehlo.broadcast_in_dim", "must be equal or 1"},
+     "stablehlo.broadcast_in_dim", "(C5) operand dim 0 has size 3"},
     {"transpose_not_permutation",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
        %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
        return %0 : tensor<3x2xf32> })",
-     "stablehlo.transpose", "not a permutation"},
+     "stablehlo.transpose", "(C2) permutation is not a permutation"},
     {"slice_limit_beyond_size",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 5>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
-     "stablehlo.slice", "limit (5) <= size (4)"},
+     "stablehlo.slice", "(C3) dim 0: need 0 <= start (2) <= limit (5) <= size (4)"},
     {"reverse_repeated_dim",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
        %0 = stablehlo.reverse %a, dims = [0, 0] : tensor<4xf32>
        return %0 : tensor<4xf32> })",
-     "stablehlo.reverse", "out of range or repeated"},
+     "stablehlo.reverse", "(C2) dimensions[1] = 0 is repeated"},
     {"concatenate_sizes",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<5xf32> {
        %0 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
-     "stablehlo.concatenate", "add up to 4 along dim 0"},
+     "stablehlo.concatenate", "(C6) operands add up to 4 along dim 0"},
     {"pad_negative_interior",
      R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<2xf32> {
        %0 = stablehlo.pad %a, %v, low = [0], high = [1], interior = [-1] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
-     "stablehlo.pad", "interior_padding[0] = -1 must be >= 0"},
+     "stablehlo.pad", "(C3) interior_padding[0] = -1 must be >= 0"},
     {"iota_dimension",
      R"(func.func @main() -> tensor<4xf32> {
        %0 = stablehlo.iota dim = 1 : tensor<4xf32>
        return %0 : tensor<4xf32> })",
-     "stablehlo.iota", "iota_dimension 1 is out of range"},
+     "stablehlo.iota", "(C1) iota_dimension 1 is out of range"},
     {"dynamic_slice_size",
      R"(func.func @main(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
        %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
-     "stablehlo.dynamic_slice", "window size 5 exceeds operand size 4"},
+     "stablehlo.dynamic_slice", "(C4) dim 0: window size 5 exceeds operand size 4"},
     {"reduce_dimension_range",
      R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
        %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
@@ -213,7 +192,7 @@ const Case kCases[] = {
      R"(func.func @main(%p: tensor<i1>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i1>) -> tensor<f32>
        return %0 : tensor<f32> })",
-     "stablehlo.if", "branch 1 result #0 has the wrong type"},
+     "stablehlo.if", "(C2) branch 1 result #0 has the wrong type"},
     {"case_branch_arguments",
      R"(func.func @main(%i: tensor<i32>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.case"(%i) ({
@@ -221,7 +200,7 @@ const Case kCases[] = {
            stablehlo.return %x : tensor<f32>
        }) : (tensor<i32>) -> tensor<f32>
        return %0 : tensor<f32> })",
-     "stablehlo.case", "branch 0 takes 1 arguments, must take 0"},
+     "stablehlo.case", "(C2) branch 0 takes 1 arguments, must take 0"},
     {"reduce_shapes_differ",
      R"(func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>, %z: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
        %0:2 = stablehlo.reduce(%a init: %z), (%b init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<3xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
@@ -260,22 +239,22 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<4xf32> {
        %0 = "stablehlo.concatenate"(%a, %b) {dimension = 0 : i64} : (tensor<2xf32>, tensor<2xf64>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
-     "stablehlo.concatenate", "operand #1 has element type f64, result f32"},
+     "stablehlo.concatenate", "(C1) input #1 has element type f64, input #0 f32"},
     {"concatenate_other_dims",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<4x3xf32> {
        %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
        return %0 : tensor<4x3xf32> })",
-     "stablehlo.concatenate", "operand #1 dim 1 has size 4, result 3"},
+     "stablehlo.concatenate", "(C2) input #1 dim 1 has size 4, input #0 3"},
     {"concatenate_dimension_range",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<4xf32> {
        %0 = "stablehlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
-     "stablehlo.concatenate", "dimension 1 is out of range for rank 1"},
+     "stablehlo.concatenate", "(C4) dimension 1 is out of range for rank 1"},
     {"pad_result_size",
      R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<5xf32> {
        %0 = stablehlo.pad %a, %v, low = [1], high = [1], interior = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
-     "stablehlo.pad", "result dim 0 has size 5, padding gives 4"},
+     "stablehlo.pad", "(C4) result dim 0 has size 5, padding gives 4"},
     {"pad_value_scalar",
      R"(func.func @main(%a: tensor<2xf32>, %v: tensor<1xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 0>} : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
@@ -285,32 +264,32 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 2>, strides = array<i64: 0>} : (tensor<4xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
-     "stablehlo.slice", "stride (0) > 0"},
+     "stablehlo.slice", "(C4) dim 0: need"},
     {"slice_result_shape",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 2>} : (tensor<4xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
-     "stablehlo.slice", "result dim 0 has size 3, the slice gives 2"},
+     "stablehlo.slice", "(C5) result dim 0 has size 3, the slice gives 2"},
     {"transpose_result_shape",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
        %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
        return %0 : tensor<2x3xf32> })",
-     "stablehlo.transpose", "result dim 0 has size 2, operand dim 1 has 3"},
+     "stablehlo.transpose", "(C3) result dim 0 has size 2, operand dim 1 has 3"},
     {"broadcast_dims_repeated",
      R"(func.func @main(%a: tensor<1x1xf32>) -> tensor<2x2xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0, 0] : (tensor<1x1xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
-     "stablehlo.broadcast_in_dim", "broadcast_dimensions has 0 twice"},
+     "stablehlo.broadcast_in_dim", "(C4) broadcast_dimensions has 0 twice"},
     {"broadcast_element_type",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<2xf32>) -> tensor<2xf64>
        return %0 : tensor<2xf64> })",
-     "stablehlo.broadcast_in_dim", "operand #0 has element type f32, result f64"},
+     "stablehlo.broadcast_in_dim", "(C1) operand #0 has element type f32, result f64"},
     {"reshape_element_count",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<5xf32> {
        %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
-     "stablehlo.reshape", "operand has 6 elements, result 5"},
+     "stablehlo.reshape", "(C2) operand has 6 elements, result 5"},
     {"bitcast_convert_bits",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
        %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xf64>
@@ -320,12 +299,12 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
-     "stablehlo.dynamic_slice", "needs 2 start indices, has 1"},
+     "stablehlo.dynamic_slice", "(C2) needs 2 start indices, has 1"},
     {"dynamic_update_slice_index_types",
      R"(func.func @main(%a: tensor<4xf32>, %u: tensor<2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
        %0 = "stablehlo.dynamic_update_slice"(%a, %u, %i) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
-     "stablehlo.dynamic_update_slice", "start indices must be integer scalars"},
+     "stablehlo.dynamic_update_slice", "(C5) start indices must be integer scalars"},
     {"select_branch_types",
      R"(func.func @main(%p: tensor<i1>, %a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<2xf32> {
        %0 = "stablehlo.select"(%p, %a, %b) : (tensor<i1>, tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
@@ -341,7 +320,7 @@ const Case kCases[] = {
        %t = stablehlo.tuple %a : tuple<tensor<f32>>
        %0 = "stablehlo.get_tuple_element"(%t) {index = 3 : i32} : (tuple<tensor<f32>>) -> tensor<f32>
        return %0 : tensor<f32> })",
-     "stablehlo.get_tuple_element", "index 3 is out of range"},
+     "stablehlo.get_tuple_element", "(C1) index 3 is out of range"},
     {"if_pred_not_scalar",
      R"(func.func @main(%p: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %a : tensor<f32> }) : (tensor<2xi1>) -> tensor<f32>
@@ -379,19 +358,6 @@ const Case kCases[] = {
      "stablehlo.constant", "--fill-elided"},
 };
 
-class CoreRules : public ::testing::TestWithParam<Case> {};
-
-TEST_P(CoreRules, BrokenRuleIsANamedError) {
-  const Case& c = GetParam();
-  std::string msg = CompileError(c.program);
-  ASSERT_FALSE(msg.empty()) << c.name << " compiled without error";
-  EXPECT_NE(msg.find(c.op), std::string::npos) << msg;
-  EXPECT_NE(msg.find(c.rule), std::string::npos) << msg;
-}
-
-INSTANTIATE_TEST_SUITE_P(Rules, CoreRules, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           return std::string(i.param.name);
-                         });
+HLX_RULES_TEST(CoreRules, kCases);
 
 }  // namespace
