@@ -715,16 +715,14 @@ static hlx_region_t* clone_region(hlx_builder_t* b,
   r->num_blocks = 1;
   r->blocks = blocks;
   const hlx_block_t* src = comp->func->body->blocks[0];
+  hlx_block_t captured = *src; /* the same block without its arguments */
   if (outer_args) {
-    hlx_block_t tmp = *src; /* the same block without its arguments */
     for (int32_t i = 0; i < src->num_args; i++)
       c.map[src->args[i]->id] = outer_args[i];
-    tmp.num_args = 0;
-    src = &tmp;
-    blocks[0] = clone_block(&c, src, r, true);
-  } else {
-    blocks[0] = clone_block(&c, src, r, true);
+    captured.num_args = 0;
+    src = &captured;
   }
+  blocks[0] = clone_block(&c, src, r, true);
   free(c.map);
   return c.oom || !blocks[0] ? NULL : r;
 }

@@ -168,17 +168,15 @@ hlx_status_t hlx_builder_conv_general_dilated(
   }
   hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, lt->dtype, rank, dims);
   if (!t) return hlx_bld_oom(b);
-  static const int64_t kOnes[HLX_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1,
-                                              1, 1, 1, 1, 1, 1, 1, 1};
   int64_t zeros[2 * HLX_MAX_RANK] = {0};
   named_t attrs[] = {
       {"window_strides",
-       hlx_bld_attr_i64s(b, window_strides ? window_strides : kOnes, ns)},
+       hlx_bld_attr_i64s(b, hlx_bld_or_ones(window_strides), ns)},
       {"padding", hlx_bld_attr_dense_i64(b, padding ? padding : zeros, ns, 2)},
       {"lhs_dilation",
-       hlx_bld_attr_i64s(b, lhs_dilation ? lhs_dilation : kOnes, ns)},
+       hlx_bld_attr_i64s(b, hlx_bld_or_ones(lhs_dilation), ns)},
       {"rhs_dilation",
-       hlx_bld_attr_i64s(b, rhs_dilation ? rhs_dilation : kOnes, ns)},
+       hlx_bld_attr_i64s(b, hlx_bld_or_ones(rhs_dilation), ns)},
       {"dimension_numbers", dn_attr(b, dn)},
       {"feature_group_count", hlx_bld_attr_int(b, G, HLX_DTYPE_S64)},
       {"batch_group_count", hlx_bld_attr_int(b, B, HLX_DTYPE_S64)},

@@ -129,6 +129,8 @@ hlx_status_t hlx_bld_check_variadic_computation(hlx_builder_t* b,
                                                 const hlx_computation_t* comp,
                                                 hlx_value_t* const* operands,
                                                 int32_t n);
+/* v, or (when NULL) HLX_MAX_RANK ones: default strides and dilations. */
+const int64_t* hlx_bld_or_ones(const int64_t* v);
 /* Number of window positions along one dimension (XLA window arithmetic);
  * -1 when a parameter is out of range. */
 int64_t hlx_bld_window_count(int64_t size, int64_t window, int64_t stride,

@@ -101,7 +101,7 @@ static hlx_attr_t* pad_attr(hlx_builder_t* b, const int64_t* pad,
   return hlx_bld_attr_dense_i64(b, pad ? pad : zeros, rank, 2);
 }
 
-static const int64_t* or_ones(const int64_t* v) {
+const int64_t* hlx_bld_or_ones(const int64_t* v) {
   static const int64_t kOnes[HLX_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1,
                                               1, 1, 1, 1, 1, 1, 1, 1};
   return v ? v : kOnes;
@@ -186,10 +186,10 @@ hlx_status_t hlx_builder_reduce_window_variadic(
                                  dims);
   named_t attrs[] = {
       {"window_dimensions", hlx_bld_attr_i64s(b, window_dimensions, rank)},
-      {"window_strides", hlx_bld_attr_i64s(b, or_ones(window_strides), rank)},
-      {"base_dilations", hlx_bld_attr_i64s(b, or_ones(base_dilations), rank)},
+      {"window_strides", hlx_bld_attr_i64s(b, hlx_bld_or_ones(window_strides), rank)},
+      {"base_dilations", hlx_bld_attr_i64s(b, hlx_bld_or_ones(base_dilations), rank)},
       {"window_dilations",
-       hlx_bld_attr_i64s(b, or_ones(window_dilations), rank)},
+       hlx_bld_attr_i64s(b, hlx_bld_or_ones(window_dilations), rank)},
       {"padding", pad_attr(b, padding, rank)},
   };
   hlx_op_t* op =
@@ -287,7 +287,7 @@ hlx_status_t hlx_builder_select_and_scatter(
                           (long long)dims[d]);
   named_t attrs[] = {
       {"window_dimensions", hlx_bld_attr_i64s(b, window_dimensions, rank)},
-      {"window_strides", hlx_bld_attr_i64s(b, or_ones(window_strides), rank)},
+      {"window_strides", hlx_bld_attr_i64s(b, hlx_bld_or_ones(window_strides), rank)},
       {"padding", pad_attr(b, padding, rank)},
   };
   hlx_value_t* ops[3] = {x, src, iv};
