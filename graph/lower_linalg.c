@@ -391,8 +391,9 @@ static hlx_status_t lower_batch_norm(hlx_lower_ctx_t* c, const hlx_op_t* op,
     } else {
       if (t->rank != 1)
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                            "%s must be a 1-dimensional tensor, got rank %d",
-                            nm, t->rank);
+                            "%s %s must be a 1-dimensional tensor, got rank "
+                            "%d",
+                            size_rules[i], nm, t->rank);
       if (t->dims[0] != C)
         return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                             "%s size(%s) = %lld must equal dim(operand, "

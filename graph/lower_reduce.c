@@ -116,8 +116,8 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (op->num_operands % 2 || n < 1 || op->num_results != n ||
       op->num_regions != 1 || n > 64)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "needs N inputs, N init values (1 <= N <= 64), N "
-                        "results and a body");
+                        "(C3) needs N inputs, N init values (1 <= N <= 64), "
+                        "N results and a body");
   const hlx_type_t* in0 = hlx_static_tensor(op->operands[0]);
   if (!in0 || in0->rank > HLX_MAX_RANK)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
@@ -128,10 +128,15 @@ static hlx_status_t lower_reduce(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   HLX_RETURN_IF_ERROR(hlx_attr_i64_array(op, "dimensions", true, &dims, &nd));
   uint32_t mask = 0;
   for (int32_t i = 0; i < nd; i++) {
-    if (dims[i] < 0 || dims[i] >= in0->rank || (mask & (1u << dims[i])))
+    if (dims[i] < 0 || dims[i] >= in0->rank)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "(C4, C5) dimensions[%d] = %lld is out of range or repeated",
-                          i, (long long)dims[i]);
+                          "(C4) dimensions[%d] = %lld is out of range for "
+                          "rank %d",
+                          i, (long long)dims[i], in0->rank);
+    if (mask & (1u << dims[i]))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C5) dimensions[%d] = %lld is repeated", i,
+                          (long long)dims[i]);
     mask |= 1u << dims[i];
   }
   for (int32_t i = 0; i < n; i++) {

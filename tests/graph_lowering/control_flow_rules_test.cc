@@ -32,6 +32,11 @@ const Case kCases[] = {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %b : tensor<i32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i1>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.if", "(C3) branch 0 result #0 has the wrong type"},
+    {"case_no_branches",
+     R"(func.func @main(%i: tensor<i32>) -> () {
+       "stablehlo.case"(%i) : (tensor<i32>) -> ()
+       return })",
+     "stablehlo.case", "(C1) needs at least one branch"},
     {"case_branch_outputs_differ",
      R"(func.func @main(%i: tensor<i32>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
        %0 = "stablehlo.case"(%i) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i32>) -> tensor<f32>

@@ -1,0 +1,126 @@
+// One negative test per constraint of reduce, reduce_window,
+// select_and_scatter, sort and map that no other rules test covers: each
+// program breaks exactly one rule of the spec's Constraints list.
+#include "tests/graph_lowering/rules_harness.h"
+
+namespace {
+
+using hlx_rules::Case;
+
+#define ADD_F32                                           \
+  "({ ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"          \
+  "   %s = stablehlo.add %x, %y : tensor<f32>\n"          \
+  "   stablehlo.return %s : tensor<f32> })"
+
+#define GE_F32                                                             \
+  "{ ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"                            \
+  "   %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> "  \
+  "tensor<i1>\n"                                                           \
+  "   stablehlo.return %c : tensor<i1> }"
+
+// select_and_scatter over tensor<4xf32> with a [2]/[2] window: `attrs`,
+// `source`/`init`/`result` types vary per case.
+#define SAS(src, init, res, scatter, attrs)                                 \
+  "func.func @main(%a: tensor<4xf32>, %s: tensor<" src ">, %i: tensor<" init \
+  ">) -> tensor<" res "> {\n"                                                \
+  "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) (" GE_F32 ", " scatter \
+  ") {" attrs "} : (tensor<4xf32>, tensor<" src ">, tensor<" init ">) -> "  \
+  "tensor<" res ">\n  return %r : tensor<" res "> }"
+
+#define SCATTER_F32                                     \
+  "{ ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"         \
+  "   %s = stablehlo.add %x, %y : tensor<f32>\n"        \
+  "   stablehlo.return %s : tensor<f32> }"
+
+#define W2S2 "window_dimensions = array<i64: 2>, window_strides = array<i64: 2>"
+
+// reduce_window of tensor<4xf32> with `attrs` into tensor<`res`>.
+#define RW(res, attrs)                                                    \
+  "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<" res    \
+  "> {\n  %r = \"stablehlo.reduce_window\"(%a, %i) " ADD_F32 " {" attrs   \
+  "} : (tensor<4xf32>, tensor<f32>) -> tensor<" res ">\n"                 \
+  "  return %r : tensor<" res "> }"
+
+const Case kCases[] = {
+    {"reduce_init_count",
+     "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
+     "  %0 = \"stablehlo.reduce\"(%a, %a, %z) " ADD_F32
+     " {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4xf32>, "
+     "tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32> }",
+     "stablehlo.reduce", "(C3) needs N inputs, N init values"},
+    {"reduce_result_element_type",
+     "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f64> {\n"
+     "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_F32
+     " {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> "
+     "tensor<f64>\n  return %0 : tensor<f64> }",
+     "stablehlo.reduce", "(C8) result #0 has element type f64"},
+    {"rw_strides_size",
+     RW("2xf32", "window_dimensions = array<i64: 2>, window_strides = "
+                 "array<i64: 2, 2>"),
+     "stablehlo.reduce_window", "(C6): size(window_strides) = 2"},
+    {"rw_base_dilations_size",
+     RW("4xf32", "window_dimensions = array<i64: 1>, base_dilations = "
+                 "array<i64: 1, 1>"),
+     "stablehlo.reduce_window", "(C8): size(base_dilations) = 2"},
+    {"rw_window_dilation_positive",
+     RW("4xf32", "window_dimensions = array<i64: 1>, window_dilations = "
+                 "array<i64: 0>"),
+     "stablehlo.reduce_window", "(C11): window_dilations[0] = 0"},
+    {"rw_result_element_type",
+     RW("4xf64", "window_dimensions = array<i64: 1>"),
+     "stablehlo.reduce_window", "(C16) result #0 has element type f64"},
+    {"sas_init_type",
+     SAS("2xf32", "f64", "4xf32", SCATTER_F32, W2S2),
+     "stablehlo.select_and_scatter", "(C3) init_value has element type f64"},
+    {"sas_window_size",
+     SAS("2xf32", "f32", "4xf32", SCATTER_F32,
+         "window_dimensions = array<i64: 2, 2>, window_strides = "
+         "array<i64: 2>"),
+     "stablehlo.select_and_scatter", "(C4): size(window_dimensions) = 2"},
+    {"sas_window_positive",
+     SAS("2xf32", "f32", "4xf32", SCATTER_F32,
+         "window_dimensions = array<i64: 0>, window_strides = array<i64: 2>"),
+     "stablehlo.select_and_scatter", "(C5): window_dimensions[0] = 0"},
+    {"sas_strides_size",
+     SAS("2xf32", "f32", "4xf32", SCATTER_F32,
+         "window_dimensions = array<i64: 2>, window_strides = "
+         "array<i64: 2, 2>"),
+     "stablehlo.select_and_scatter", "(C6): size(window_strides) = 2"},
+    {"sas_padding_shape",
+     SAS("2xf32", "f32", "4xf32", SCATTER_F32,
+         W2S2 ", padding = dense<0> : tensor<1x3xi64>"),
+     "stablehlo.select_and_scatter", "(C8): shape(padding) must be [1, 2]"},
+    {"sas_scatter_type",
+     SAS("2xf32", "f32", "4xf32",
+         "{ ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+         "   %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) "
+         "-> tensor<i1>\n"
+         "   stablehlo.return %c : tensor<i1> }",
+         W2S2),
+     "stablehlo.select_and_scatter", "(C10): scatter region result #0"},
+    {"sas_result_element_type",
+     SAS("2xf32", "f32", "4xf64", SCATTER_F32, W2S2),
+     "stablehlo.select_and_scatter", "(C12) result has element type f64"},
+    {"sort_no_inputs",
+     "func.func @main() -> () {\n"
+     "  \"stablehlo.sort\"() ({\n"
+     "  ^bb0:\n"
+     "    %c = stablehlo.constant dense<true> : tensor<i1>\n"
+     "    stablehlo.return %c : tensor<i1>\n"
+     "  }) {dimension = 0 : i64} : () -> ()\n"
+     "  return }",
+     "stablehlo.sort", "(C1) needs at least one input"},
+    {"map_no_inputs",
+     "func.func @main() -> tensor<2xf32> {\n"
+     "  %0 = \"stablehlo.map\"() ({\n"
+     "  ^bb0:\n"
+     "    %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+     "    stablehlo.return %c : tensor<f32>\n"
+     "  }) {dimensions = array<i64: 0>} : () -> tensor<2xf32>\n"
+     "  return %0 : tensor<2xf32> }",
+     "stablehlo.map", "(C2) needs at least one input"},
+};
+
+HLX_RULES_TEST(WindowReduce, kCases);
+
+}  // namespace
