@@ -150,6 +150,35 @@ TEST(BuilderConv, NonDefaultDimensionNumbers) {
                   want[(size_t)((o * oh + i) * ow + j)]);
 }
 
+// batch_group_count 2: the batch splits in 2 groups; output feature o
+// uses group o / (O / 2) and the output batch is N / 2.
+TEST(BuilderConv, BatchGroupCount) {
+  Builder bb;
+  std::vector<float> x = Ramp(4 * 2 * 3 * 3, 1.f), k = Ramp(4 * 2 * 2 * 2, 1.f);
+  uint32_t lhs = bb.F({4, 2, 3, 3}, x), rhs = bb.F({4, 2, 2, 2}, k);
+  hlx_conv_dimension_numbers_t dn;
+  hlx_conv_dimension_numbers_default(2, &dn);
+  uint32_t r;
+  BOK(hlx_builder_conv_general_dilated(bb.b, lhs, rhs, nullptr, nullptr,
+                                       nullptr, nullptr, &dn, 1, 2, &r));
+  EXPECT_EQ(Dims(bb.b, r), (std::vector<int64_t>{2, 4, 2, 2}));
+  std::vector<float> want(2 * 4 * 2 * 2, 0.f);
+  for (int n = 0; n < 2; n++)
+    for (int o = 0; o < 4; o++)
+      for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+          int g = o / 2;
+          float acc = 0;
+          for (int c = 0; c < 2; c++)
+            for (int a = 0; a < 2; a++)
+              for (int e = 0; e < 2; e++)
+                acc += x[(((g * 2 + n) * 2 + c) * 3 + i + a) * 3 + j + e] *
+                       k[((o * 2 + c) * 2 + a) * 2 + e];
+          want[((n * 4 + o) * 2 + i) * 2 + j] = acc;
+        }
+  EXPECT_EQ(RunOne<float>(bb.Program({r})), want);
+}
+
 TEST(BuilderConvErrors, EachRuleIsLatched) {
   hlx_conv_dimension_numbers_t dn;
   hlx_conv_dimension_numbers_default(2, &dn);
