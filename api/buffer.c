@@ -64,6 +64,7 @@ static hlx_status_t new_handle(const char* who, const hlx_tensor_desc_t* desc,
 hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
                                        const hlx_allocator_t* a,
+                                       const void* data,
                                        hlx_buffer_t** out_buffer) {
   const char* who = "hlx_buffer_create";
   hlx_buffer_t* b;
@@ -96,7 +97,10 @@ hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
     return hlx_make_status(HLX_STATUS_RESOURCE_EXHAUSTED,
                            "%s: cannot allocate %zu bytes", who, alloc);
   }
-  memset(b->data, 0, alloc);
+  /* Copy the caller's bytes, zero the rest (all of it without data). */
+  size_t copied = data ? b->bytes : 0;
+  if (copied) memcpy(b->data, data, copied);
+  memset((char*)b->data + copied, 0, alloc - copied);
   *out_buffer = b;
   return NULL;
 }
@@ -114,8 +118,7 @@ hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
   }
   hlx_buffer_t* b;
   HLX_RETURN_IF_ERROR(hlx_internal_buffer_alloc(
-      desc, o.minor_to_major, o.allocator ? &a : NULL, &b));
-  if (data && b->bytes) memcpy(b->data, data, b->bytes);
+      desc, o.minor_to_major, o.allocator ? &a : NULL, data, &b));
   *out_buffer = b;
   return NULL;
 }

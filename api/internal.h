@@ -26,10 +26,12 @@ struct hlx_buffer_t {
 };
 
 /* Buffer memory (api/buffer.c): a buffer of desc in layout m2m (NULL =
- * row-major) from allocator a (NULL = default heap), zero-filled. */
+ * row-major) from allocator a (NULL = default heap), holding a copy of
+ * data (NULL: zeros). */
 hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
                                        const hlx_allocator_t* a,
+                                       const void* data,
                                        hlx_buffer_t** out_buffer);
 size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
 

@@ -1,35 +1,51 @@
 #!/usr/bin/env bash
 # Installs api/hlx.h (+ public headers) and libhlx.so into a fresh prefix,
-# compiles examples/mlp_builder.c against that prefix ONLY with the system
-# C compiler (no Bazel deps, no internal headers), runs it, and checks that
-# libhlx.so exports exactly the functions the public headers declare.
-# Also links the same program against the static libhlx.a.
-# Args: libhlx.so, libhlx.a, hlx.lds (the version script), example .c, headers...
+# compiles the examples against that prefix ONLY with the system C compiler
+# (no Bazel deps, no internal headers), runs them, links mlp_builder.c with
+# the static libhlx.a too, and checks that libhlx.so exports exactly the
+# functions the public headers declare.
+# Args: libhlx.so libhlx.a hlx.lds mlp_classifier.mlir, then the public
+# headers (*.h) and example sources (*.c, mlp_builder.c first).
 set -uo pipefail
-LIB="$1"; ARCHIVE="$2"; LDS="$3"; SRC="$4"; shift 4
+LIB="$1"; ARCHIVE="$2"; LDS="$3"; MLIR="$4"; shift 4
 fails=0
 fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
 PREFIX="${TEST_TMPDIR:-$(mktemp -d)}/prefix"
-mkdir -p "$PREFIX/include/api" "$PREFIX/lib"
-for h in "$@"; do cp "$h" "$PREFIX/include/api/"; done
+mkdir -p "$PREFIX/include/api" "$PREFIX/lib" "$PREFIX/bin"
+SRCS=()
+for f in "$@"; do
+  case "$f" in
+    *.h) cp "$f" "$PREFIX/include/api/" ;;
+    *.c) SRCS+=("$f") ;;
+  esac
+done
 cp "$LIB" "$PREFIX/lib/libhlx.so"
+SRC="${SRCS[0]}"
 
-# 1. A plain C11 program builds against the installed header and library.
-if ! cc -std=c11 -Wall -Wextra -Werror -I"$PREFIX/include" "$SRC" \
-     -L"$PREFIX/lib" -lhlx -o "$PREFIX/example" 2>"$PREFIX/cc.log"; then
-  fail "cc could not build $SRC against the installed prefix:"; cat "$PREFIX/cc.log"; exit 1
-fi
-out=$(LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/example" 2>&1) || fail "example exit status $?: $out"
+# 1. Plain C11 programs build against the installed header and library.
+for src in "${SRCS[@]}"; do
+  exe="$PREFIX/bin/$(basename "$src" .c)"
+  if ! cc -std=c11 -Wall -Wextra -Werror -I"$PREFIX/include" "$src" \
+       -L"$PREFIX/lib" -lhlx -o "$exe" 2>"$PREFIX/cc.log"; then
+    fail "cc could not build $src against the installed prefix:"; cat "$PREFIX/cc.log"; exit 1
+  fi
+  # They must really use the shared library, not carry a copy.
+  nm "$exe" | grep -q " T hlx_executable_run$" && fail "$exe defines hlx_executable_run itself"
+done
+run() { LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/$@"; }
+out=$(run mlp_builder 2>&1) || fail "mlp_builder exit status $?: $out"
 grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "wrong logits: $out"
 grep -qxF "probs: 0.999665 0.000335 0.119203 0.880797" <<<"$out" || fail "wrong probs: $out"
-# It must really use the shared library, not carry a copy.
-nm "$PREFIX/example" | grep -q " T hlx_executable_run$" && fail "example defines hlx_executable_run itself"
+out=$(run allreduce_replicas 2>&1) || fail "allreduce_replicas exit status $?: $out"
+grep -qxF "all sums correct" <<<"$out" || fail "allreduce_replicas: $out"
+out=$(run run_mlir "$MLIR" 2>&1) || fail "run_mlir exit status $?: $out"
+[ "$(head -1 <<<"$out")" = "result 0: f32[8,10]" ] || fail "run_mlir: $out"
 
 # 2. The same program against the static archive and the system libraries.
 if cc -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
      -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
-     -o "$PREFIX/example_static" 2>"$PREFIX/cc_static.log"; then
-  out=$("$PREFIX/example_static" 2>&1) || fail "static example exit status $?"
+     -o "$PREFIX/bin/example_static" 2>"$PREFIX/cc_static.log"; then
+  out=$("$PREFIX/bin/example_static" 2>&1) || fail "static example exit status $?"
   grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "static: wrong logits: $out"
 else
   fail "cc could not link $SRC with libhlx.a:"; tail -5 "$PREFIX/cc_static.log"
