@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "api/hlx.h"
+#include "api/internal.h"  // hlx_program_t::module, for hlx_module_equal
+#include "graph/ir_equal.h"
 
 namespace hlx_test {
 
@@ -175,13 +177,17 @@ std::vector<T> RunOne(hlx_program_t* p, std::vector<hlx_buffer_t*> params = {}) 
   return Values<T>(out[0]);
 }
 
-// Printing p and parsing the text back gives the same text again.
+// Printing p and parsing the text back gives an equal module (the same
+// ops, attributes and types as the builder made) and the same text.
 inline void ExpectPrintParses(const hlx_program_t* p) {
   char* text = nullptr;
   size_t len = 0;
   ASSERT_EQ(Msg(hlx_program_print(p, &text, &len)), "");
   hlx_program_t* q = nullptr;
   ASSERT_EQ(Msg(hlx_program_parse(text, len, "built.mlir", 1, &q)), "") << text;
+  char why[256] = "";
+  EXPECT_TRUE(hlx_module_equal(p->module, q->module, why, sizeof why))
+      << why << "\n" << text;
   char* text2 = nullptr;
   ASSERT_EQ(Msg(hlx_program_print(q, &text2, nullptr)), "");
   EXPECT_STREQ(text, text2);
