@@ -2,6 +2,7 @@
  * ReduceScatter, AllToAll, CollectivePermute) and ReplicaId, emitted as
  * the StableHLO ops with replica_groups / source_target_pairs as 2-D i64
  * dense attributes and channel_handle structs. */
+#include <stdio.h>
 #include <string.h>
 
 #include "api/builder_internal.h"
@@ -74,16 +75,28 @@ static hlx_status_t check_count(hlx_builder_t* b, const char* kOp,
   return NULL;
 }
 
-hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
-                                    const hlx_computation_t* computation,
-                                    const int64_t* replica_groups,
-                                    int32_t num_groups, int32_t group_size,
-                                    int64_t channel_id, uint32_t* out_value) {
+hlx_status_t hlx_builder_all_reduce_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    const hlx_computation_t* computation, const int64_t* replica_groups,
+    int32_t num_groups, int32_t group_size, int64_t channel_id,
+    uint32_t* out_value) {
   static const char kOp[] = "all_reduce";
   BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  hlx_dtype_t dt = x->type->dtype;
+  if (n < 1 || n > 64 || !operands)
+    return hlx_bld_fail(b, kOp, "needs 1 to 64 operands, got %d", (int)n);
+  hlx_value_t* vs[64];
+  hlx_type_t* ts[64];
+  for (int32_t i = 0; i < n; i++) {
+    char role[32];
+    snprintf(role, sizeof role, n == 1 ? "operand" : "operand %d", (int)i);
+    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, role, operands[i], &vs[i]));
+    if (vs[i]->type->dtype != vs[0]->type->dtype)
+      return hlx_bld_fail(b, kOp, "operand %d has element type %s, operand 0 "
+                          "%s", (int)i, hlx_dtype_name(vs[i]->type->dtype),
+                          hlx_dtype_name(vs[0]->type->dtype));
+    ts[i] = vs[i]->type;
+  }
+  hlx_dtype_t dt = vs[0]->type->dtype;
   HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
       b, kOp, "computation", computation, 2, dt, 1, dt));
   named_t attrs[2];
@@ -91,10 +104,20 @@ hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
   HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
                                   group_size, channel_id, "replica_groups",
                                   attrs, &na));
-  hlx_value_t* r = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_ALL_REDUCE, &x, 1, x->type,
-                                    attrs, na, &r, out_value));
-  return hlx_bld_attach_regions(b, r->def, &computation, NULL, 1);
+  hlx_op_t* op = hlx_bld_emit(b, HLX_OP_ALL_REDUCE, vs, n, ts, n, attrs, na);
+  if (!op) return hlx_bld_oom(b);
+  HLX_RETURN_IF_ERROR(hlx_bld_attach_regions(b, op, &computation, NULL, 1));
+  return hlx_bld_results_value(b, op, out_value);
+}
+
+hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
+                                    const hlx_computation_t* computation,
+                                    const int64_t* replica_groups,
+                                    int32_t num_groups, int32_t group_size,
+                                    int64_t channel_id, uint32_t* out_value) {
+  return hlx_builder_all_reduce_variadic(b, &operand, 1, computation,
+                                         replica_groups, num_groups,
+                                         group_size, channel_id, out_value);
 }
 
 hlx_status_t hlx_builder_cross_replica_sum(hlx_builder_t* b, uint32_t operand,

@@ -270,6 +270,13 @@ hlx_status_t hlx_builder_all_reduce(hlx_builder_t* b, uint32_t operand,
                                     const int64_t* replica_groups,
                                     int32_t num_groups, int32_t group_size,
                                     int64_t channel_id, uint32_t* out_value);
+/* XLA AllReduce of a tuple: n operands of one element type reduced
+ * together (n == 1: that result; n > 1: a tuple). */
+hlx_status_t hlx_builder_all_reduce_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    const hlx_computation_t* computation, const int64_t* replica_groups,
+    int32_t num_groups, int32_t group_size, int64_t channel_id,
+    uint32_t* out_value);
 /* XLA CrossReplicaSum: AllReduce with addition. */
 hlx_status_t hlx_builder_cross_replica_sum(hlx_builder_t* b, uint32_t operand,
                                            const int64_t* replica_groups,

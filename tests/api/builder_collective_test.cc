@@ -48,6 +48,26 @@ TEST(BuilderCollective, AllReduceAndCrossReplicaSumExample) {
   EXPECT_EQ(got4[3], (std::vector<float>{1010, 2020}));
 }
 
+// XLA text: "If the input is a tuple, the output is a tuple as well"; with
+// a channel id (cross replica and partition on 1 partition).
+TEST(BuilderCollective, AllReduceOfATupleWithChannel) {
+  Comp mx(BinaryComputation(HLX_BINARY_MAX, F32()));
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), y = bb.Bin(HLX_BINARY_MUL, x, x), t;
+  uint32_t ops[2] = {x, y};
+  BOK(hlx_builder_all_reduce_variadic(bb.b, ops, 2, mx.get(), nullptr, 0, 0, 5, &t));
+  hlx_program_t* p = bb.Program({bb.Gte(t, 0), bb.Gte(t, 1)});
+  ExpectPrintParses(p);
+  float a[2] = {1, -4}, c[2] = {-3, 2};
+  std::vector<hlx_buffer_t*> out =
+      RunAll(p, {Buf(F32(), {2}, a), Buf(F32(), {2}, c)}, 2);
+  ASSERT_EQ(out.size(), 4u);
+  for (int r = 0; r < 2; r++) {
+    EXPECT_EQ(Values<float>(out[2 * r]), (std::vector<float>{1, 2}));
+    EXPECT_EQ(Values<float>(out[2 * r + 1]), (std::vector<float>{9, 16}));
+  }
+}
+
 // XLA text: [1.0, 2.5] and [3.0, 5.25] gathered on dim 0 -> [1, 2.5, 3, 5.25].
 TEST(BuilderCollective, AllGatherExample) {
   Builder bb;
@@ -145,6 +165,10 @@ TEST(BuilderCollectiveErrors, EachRuleIsLatched) {
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_all_reduce(bb.b, x, addi.get(), nullptr, 0, 0, 0, o);
   }, "all_reduce: computation parameter 0 must be a rank-0 f32");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, bb.I({1}, {1})};
+    return hlx_builder_all_reduce_variadic(bb.b, ops, 2, add.get(), nullptr, 0, 0, 0, o);
+  }, "all_reduce: operand 1 has element type i32, operand 0 f32");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_all_reduce(bb.b, x, add.get(), neg, 1, 2, 0, o);
   }, "all_reduce: replica_groups has a negative id -1");
