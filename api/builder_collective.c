@@ -86,15 +86,14 @@ hlx_status_t hlx_builder_all_reduce_variadic(
     return hlx_bld_fail(b, kOp, "needs 1 to 64 operands, got %d", (int)n);
   hlx_value_t* vs[64];
   hlx_type_t* ts[64];
+  HLX_RETURN_IF_ERROR(hlx_bld_get_values(b, kOp, operands, n, vs, ts));
   for (int32_t i = 0; i < n; i++) {
-    char role[32];
-    snprintf(role, sizeof role, n == 1 ? "operand" : "operand %d", (int)i);
-    HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, role, operands[i], &vs[i]));
+    if (vs[i]->type->kind != HLX_TYPE_TENSOR)
+      return hlx_bld_fail(b, kOp, "operand %d must be a tensor", (int)i);
     if (vs[i]->type->dtype != vs[0]->type->dtype)
       return hlx_bld_fail(b, kOp, "operand %d has element type %s, operand 0 "
                           "%s", (int)i, hlx_dtype_name(vs[i]->type->dtype),
                           hlx_dtype_name(vs[0]->type->dtype));
-    ts[i] = vs[i]->type;
   }
   hlx_dtype_t dt = vs[0]->type->dtype;
   HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(

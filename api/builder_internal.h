@@ -116,6 +116,11 @@ hlx_status_t hlx_bld_check_scalar_computation(hlx_builder_t* b,
                                               const hlx_computation_t* comp,
                                               int32_t nargs, hlx_dtype_t in,
                                               int32_t nres, hlx_dtype_t out);
+/* Looks up n (<= 64) values ("operand i" in errors); ts (may be NULL)
+ * receives their types. */
+hlx_status_t hlx_bld_get_values(hlx_builder_t* b, const char* op,
+                                const uint32_t* ids, int32_t n,
+                                hlx_value_t** vs, hlx_type_t** ts);
 /* n operands of one shape then n rank-0 inits of their element types,
  * into vs (2n entries). */
 hlx_status_t hlx_bld_variadic_operands(hlx_builder_t* b, const char* op,

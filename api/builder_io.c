@@ -137,11 +137,7 @@ hlx_status_t hlx_builder_custom_call(hlx_builder_t* b, const char* target_name,
     return hlx_bld_fail(b, kOp, "needs 1 to 64 result shapes, got %d",
                         (int)num_results);
   hlx_value_t* vs[64];
-  for (int32_t i = 0; i < n; i++) {
-    char role[32];
-    snprintf(role, sizeof role, "operand %d", (int)i);
-    HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, kOp, role, operands[i], &vs[i]));
-  }
+  HLX_RETURN_IF_ERROR(hlx_bld_get_values(b, kOp, operands, n, vs, NULL));
   hlx_type_t* rts[64];
   for (int32_t i = 0; i < num_results; i++)
     HLX_RETURN_IF_ERROR(shape_type(b, kOp, &result_descs[i], &rts[i]));

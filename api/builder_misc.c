@@ -296,12 +296,7 @@ hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,
     return hlx_bld_fail(b, kOp, "needs 1 to 64 operands, got %d", (int)n);
   hlx_value_t* vs[64];
   hlx_type_t* ts[64];
-  for (int32_t i = 0; i < n; i++) {
-    char role[32];
-    snprintf(role, sizeof role, "operand %d", (int)i);
-    HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, kOp, role, operands[i], &vs[i]));
-    ts[i] = vs[i]->type;
-  }
+  HLX_RETURN_IF_ERROR(hlx_bld_get_values(b, kOp, operands, n, vs, ts));
   hlx_op_t* op = hlx_bld_emit(b, HLX_OP_OPTIMIZATION_BARRIER, vs, n, ts, n,
                               NULL, 0);
   if (!op) return hlx_bld_oom(b);

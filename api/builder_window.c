@@ -133,6 +133,20 @@ hlx_status_t hlx_bld_check_variadic_computation(hlx_builder_t* b,
   return NULL;
 }
 
+hlx_status_t hlx_bld_get_values(hlx_builder_t* b, const char* op,
+                                const uint32_t* ids, int32_t n,
+                                hlx_value_t** vs, hlx_type_t** ts) {
+  if (n < 0 || n > 64 || (n > 0 && !ids))
+    return hlx_bld_fail(b, op, "needs 0 to 64 operands, got %d", (int)n);
+  for (int32_t i = 0; i < n; i++) {
+    char role[32];
+    snprintf(role, sizeof role, "operand %d", (int)i);
+    HLX_RETURN_IF_ERROR(hlx_bld_get_value(b, op, role, ids[i], &vs[i]));
+    if (ts) ts[i] = vs[i]->type;
+  }
+  return NULL;
+}
+
 hlx_status_t hlx_bld_variadic_operands(hlx_builder_t* b, const char* op,
                                        const uint32_t* operands,
                                        const uint32_t* inits, int32_t n,
