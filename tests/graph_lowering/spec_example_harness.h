@@ -1,0 +1,87 @@
+// Shared by the spec_examples_*_test.cc files. Each case is one "Example" of
+// the StableHLO spec turned into a parameterless @main: the example's inputs
+// become constants, the op runs as written, and @main returns the op's
+// results followed by the spec's expected values as constants of the same
+// types. The check is a bytewise comparison of the two halves (exact, NaN
+// payloads included).
+#ifndef HLX_TESTS_GRAPH_LOWERING_SPEC_EXAMPLE_HARNESS_H_
+#define HLX_TESTS_GRAPH_LOWERING_SPEC_EXAMPLE_HARNESS_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/hlx.h"
+
+namespace hlx_spec_examples {
+
+struct Example {
+  const char* name;
+  const char* program;
+};
+
+inline std::string Hex(const std::vector<uint8_t>& v) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < v.size() && i < 256; i++) {
+    s += d[v[i] >> 4];
+    s += d[v[i] & 15];
+    if (i % 8 == 7) s += ' ';
+  }
+  return s;
+}
+
+// Runs the example; returns "" when every result equals its expected value.
+inline std::string RunExample(const char* text) {
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  std::string err;
+  hlx_status_t s = hlx_program_parse(text, strlen(text), "spec.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  int32_t n = e ? hlx_executable_num_results(e) : 0;
+  std::vector<hlx_buffer_t*> out((size_t)(n > 0 ? n : 1), nullptr);
+  if (!s) s = hlx_executable_run(e, nullptr, 0, out.data(), n);
+  if (s) {
+    err = std::string("error: ") + hlx_status_get_message(s);
+  } else if (n % 2 != 0 || n == 0) {
+    err = "expected an even, non-zero number of results";
+  } else {
+    std::vector<std::vector<uint8_t>> r;
+    for (int32_t i = 0; i < n; i++) {
+      const uint8_t* d = static_cast<const uint8_t*>(hlx_buffer_data(out[i]));
+      r.emplace_back(d, d + hlx_buffer_bytes(out[i]));
+    }
+    for (int32_t i = 0; i < n / 2; i++)
+      if (r[i] != r[i + n / 2])
+        err += "result #" + std::to_string(i) + ": got " + Hex(r[i]) +
+               "\n  spec says " + Hex(r[i + n / 2]) + "\n";
+  }
+  if (!s)
+    for (int32_t i = 0; i < n; i++) hlx_buffer_destroy(out[i]);
+  hlx_status_release(s);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return err;
+}
+
+inline std::string ExampleName(const ::testing::TestParamInfo<Example>& i) {
+  return i.param.name;
+}
+
+}  // namespace hlx_spec_examples
+
+// Defines the parameterised test over `examples` (hlx_spec_examples::Example).
+#define HLX_SPEC_EXAMPLES_TEST(suite, examples)                              \
+  class suite : public ::testing::TestWithParam<hlx_spec_examples::Example> { \
+  };                                                                          \
+  TEST_P(suite, MatchesTheSpec) {                                             \
+    EXPECT_EQ(hlx_spec_examples::RunExample(GetParam().program), "")          \
+        << GetParam().program;                                                \
+  }                                                                           \
+  INSTANTIATE_TEST_SUITE_P(Spec, suite, ::testing::ValuesIn(examples),        \
+                           hlx_spec_examples::ExampleName)
+
+#endif  // HLX_TESTS_GRAPH_LOWERING_SPEC_EXAMPLE_HARNESS_H_
