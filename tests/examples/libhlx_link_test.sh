@@ -11,6 +11,14 @@ LIB="$1"; ARCHIVE="$2"; LDS="$3"; MLIR="$4"; shift 4
 fails=0
 fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
 PREFIX="${TEST_TMPDIR:-$(mktemp -d)}/prefix"
+# A library built with `--config=asan` carries the sanitizer runtimes'
+# references: programs linked against it need the same runtimes (as any
+# application linking an instrumented library would).
+SAN=()
+# (grep reads all of nm's output: with pipefail, -q would SIGPIPE nm.)
+if [ "$(nm -D "$LIB" 2>/dev/null | grep -c "__asan_init")" -gt 0 ]; then
+  SAN=(-fsanitize=address,undefined)
+fi
 mkdir -p "$PREFIX/include/api" "$PREFIX/lib" "$PREFIX/bin"
 SRCS=()
 for f in "$@"; do
@@ -25,12 +33,13 @@ SRC="${SRCS[0]}"
 # 1. Plain C11 programs build against the installed header and library.
 for src in "${SRCS[@]}"; do
   exe="$PREFIX/bin/$(basename "$src" .c)"
-  if ! cc -std=c11 -Wall -Wextra -Werror -I"$PREFIX/include" "$src" \
+  if ! cc "${SAN[@]}" -std=c11 -Wall -Wextra -Werror -I"$PREFIX/include" "$src" \
        -L"$PREFIX/lib" -lhlx -o "$exe" 2>"$PREFIX/cc.log"; then
     fail "cc could not build $src against the installed prefix:"; cat "$PREFIX/cc.log"; exit 1
   fi
   # They must really use the shared library, not carry a copy.
-  nm "$exe" | grep -q " T hlx_executable_run$" && fail "$exe defines hlx_executable_run itself"
+  [ "$(nm "$exe" | grep -c " T hlx_executable_run$")" -eq 0 ] ||
+    fail "$exe defines hlx_executable_run itself"
 done
 run() { LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/$@"; }
 out=$(run mlp_builder 2>&1) || fail "mlp_builder exit status $?: $out"
@@ -42,7 +51,7 @@ out=$(run run_mlir "$MLIR" 2>&1) || fail "run_mlir exit status $?: $out"
 [ "$(head -1 <<<"$out")" = "result 0: f32[8,10]" ] || fail "run_mlir: $out"
 
 # 2. The same program against the static archive and the system libraries.
-if cc -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
+if cc "${SAN[@]}" -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
      -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
      -o "$PREFIX/bin/example_static" 2>"$PREFIX/cc_static.log"; then
   out=$("$PREFIX/bin/example_static" 2>&1) || fail "static example exit status $?"
