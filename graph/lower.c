@@ -291,7 +291,8 @@ static void build_table(void) {
       hlx_lowerings_sort, hlx_lowerings_linalg,
       hlx_lowerings_fft, hlx_lowerings_rng,
       hlx_lowerings_map, hlx_lowerings_quant,
-      hlx_lowerings_collective};
+      hlx_lowerings_collective,
+      hlx_lowerings_einsum};
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
     for (const hlx_lowering_t* e = families[f]; e->fn; e++)
       g_table[e->op] = e->fn;

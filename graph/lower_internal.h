@@ -52,6 +52,7 @@ extern const hlx_lowering_t hlx_lowerings_rng[];
 extern const hlx_lowering_t hlx_lowerings_map[];
 extern const hlx_lowering_t hlx_lowerings_quant[];
 extern const hlx_lowering_t hlx_lowerings_collective[];
+extern const hlx_lowering_t hlx_lowerings_einsum[];
 
 
 /* "stablehlo.add at 12:5" for errors. */
