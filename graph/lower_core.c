@@ -108,6 +108,21 @@ static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                         "(C2) operand has %lld elements, result %lld",
                         (long long)hlx_type_num_elements(in),
                         (long long)hlx_type_num_elements(out));
+  /* (C3) per-axis quantization: the quantized axis keeps its size and the
+   * element counts before it. */
+  if (in->quant && in->quant->quantized_dimension >= 0) {
+    int32_t qi = in->quant->quantized_dimension;
+    int32_t qo = out->quant ? out->quant->quantized_dimension : -1;
+    int64_t before_in = 1, before_out = 1;
+    for (int32_t d = 0; d < qi && d < in->rank; d++) before_in *= in->dims[d];
+    for (int32_t d = 0; d < qo && d < out->rank; d++)
+      before_out *= out->dims[d];
+    if (qo < 0 || qo >= out->rank || qi >= in->rank ||
+        in->dims[qi] != out->dims[qo] || before_in != before_out)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C3) the quantized dimension must keep its size "
+                          "and the element count before it");
+  }
   return alias_operand(c, op, 0, 0);
 }
 

@@ -104,6 +104,11 @@ static bool same_dims(const hlx_type_t* a, const hlx_type_t* b) {
   return true;
 }
 
+/* Quantization dimension of a per-axis quantized type, else -1. */
+static int32_t qdim(const hlx_type_t* t) {
+  return t->quant ? t->quant->quantized_dimension : -1;
+}
+
 /* `rule` is the spec constraint that asks for equal element types. */
 static hlx_status_t same_dtype(const hlx_op_t* op, int operand,
                                const char* rule) {
@@ -175,6 +180,12 @@ static hlx_status_t lower_broadcast_in_dim(hlx_lower_ctx_t* c,
   int32_t nbd;
   HLX_RETURN_IF_ERROR(
       hlx_attr_i64_array(op, "broadcast_dimensions", true, &bd, &nbd));
+  int32_t qi = qdim(op->operands[0]->type), qo = qdim(op->results[0]->type);
+  if (qo >= 0 && (qi < 0 || qi >= nbd || bd[qi] != qo))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C6) quantization_dimension(result) = %d must be "
+                        "broadcast_dimensions[quantization_dimension(operand)]",
+                        qo);
   return lower_broadcast_with(c, op, bd, nbd);
 }
 
@@ -236,6 +247,12 @@ static hlx_status_t lower_transpose(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                           in->rank);
     seen[perm[j]] = true;
   }
+  int32_t qi = qdim(in), qo = qdim(out);
+  if (qo >= 0 && (qo >= np || perm[qo] != qi))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) quantization_dimension(operand) = %d must be "
+                        "permutation[quantization_dimension(result) = %d]",
+                        qi, qo);
   for (int32_t j = 0; j < np; j++) {
     if (out->dims[j] != in->dims[perm[j]])
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,

@@ -119,6 +119,21 @@ const Case kCases[] = {
        %0 = "stablehlo.transpose"(%a) {permutation = array<i64: 1, 0, 2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
        return %0 : tensor<3x2xf32> })",
      "stablehlo.transpose", "(C2) permutation has 3 entries"},
+    {"broadcast_quantization_dimension",
+     R"(func.func @main(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>> {
+       %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>
+       return %0 : tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>> })",
+     "stablehlo.broadcast_in_dim", "(C6) quantization_dimension(result) = 0"},
+    {"transpose_quantization_dimension",
+     R"(func.func @main(%a: tensor<2x3x!quant.uniform<i8:f32:0, {0.1, 0.2}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1, 0.2, 0.3}>> {
+       %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:0, {0.1, 0.2}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1, 0.2, 0.3}>>
+       return %0 : tensor<3x2x!quant.uniform<i8:f32:0, {0.1, 0.2, 0.3}>> })",
+     "stablehlo.transpose", "(C4) quantization_dimension(operand) = 0"},
+    {"reshape_quantization_dimension",
+     R"(func.func @main(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>> {
+       %0 = stablehlo.reshape %a : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>
+       return %0 : tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>> })",
+     "stablehlo.reshape", "(C3) the quantized dimension must keep its size"},
 };
 
 HLX_RULES_TEST(DataMovement, kCases);
