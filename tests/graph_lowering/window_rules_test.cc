@@ -1,4 +1,4 @@
-// One negative test per constraint of reduce, reduce_window,
+// One negative test per constraint of reduce, reduce_window, convolution,
 // select_and_scatter, sort and map that no other rules test covers: each
 // program breaks exactly one rule of the spec's Constraints list.
 #include "tests/graph_lowering/rules_harness.h"
@@ -40,6 +40,16 @@ using hlx_rules::Case;
   "> {\n  %r = \"stablehlo.reduce_window\"(%a, %i) " ADD_F32 " {" attrs   \
   "} : (tensor<4xf32>, tensor<f32>) -> tensor<" res ">\n"                 \
   "  return %r : tensor<" res "> }"
+
+// convolution of tensor<1x4x1xf32> by a 3-tap kernel: `dn` dimension
+// numbers, extra `attrs`, result type `res`.
+#define CONV(dn, attrs, res)                                                  \
+  "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> tensor<" \
+  res "> {\n  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "  \
+  "#stablehlo.conv<" dn ">" attrs "} : (tensor<1x4x1xf32>, "                 \
+  "tensor<3x1x1xf32>) -> tensor<" res ">\n  return %r : tensor<" res "> }"
+
+#define DN1 "[b, 0, f]x[0, i, o]->[b, 0, f]"
 
 const Case kCases[] = {
     {"reduce_init_count",
@@ -119,6 +129,66 @@ const Case kCases[] = {
      "  }) {dimensions = array<i64: 0>} : () -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32> }",
      "stablehlo.map", "(C2) needs at least one input"},
+    {"conv_stride_positive",
+     CONV(DN1, ", window_strides = array<i64: 0>", "1x2x1xf32"),
+     "stablehlo.convolution", "(C3)"},
+    {"conv_lhs_dilation_size",
+     CONV(DN1, ", lhs_dilation = array<i64: 1, 1>", "1x2x1xf32"),
+     "stablehlo.convolution", "(C5)"},
+    {"conv_rhs_dilation_size",
+     CONV(DN1, ", rhs_dilation = array<i64: 1, 1>", "1x2x1xf32"),
+     "stablehlo.convolution", "(C7)"},
+    {"conv_rhs_dilation_positive",
+     CONV(DN1, ", rhs_dilation = array<i64: 0>", "1x2x1xf32"),
+     "stablehlo.convolution", "(C8)"},
+    {"conv_batch_group_count_positive",
+     CONV(DN1, ", batch_group_count = 0 : i64", "1x2x1xf32"),
+     "stablehlo.convolution", "(C22) batch_group_count = 0"},
+    {"conv_result_rank",
+     CONV(DN1, "", "1x2xf32"),
+     "stablehlo.convolution", "(C26) rank(result) = 2 must be 3"},
+    {"conv_input_spatial_count",
+     CONV("[b, 0, 1, f]x[0, i, o]->[b, 0, f]", "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C12)"},
+    {"conv_input_dims_unique",
+     CONV(
+         "raw input_batch_dimension = 0, input_feature_dimension = 0, "
+         "input_spatial_dimensions = [1], "
+         "kernel_input_feature_dimension = 1, "
+         "kernel_output_feature_dimension = 2, "
+         "kernel_spatial_dimensions = [0], output_batch_dimension = 0, "
+         "output_feature_dimension = 2, "
+         "output_spatial_dimensions = [1]",
+         "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C13)"},
+    {"conv_kernel_spatial_count",
+     CONV("[b, 0, f]x[0, 1, i, o]->[b, 0, f]", "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C17)"},
+    {"conv_kernel_dims_unique",
+     CONV(
+         "raw input_batch_dimension = 0, input_feature_dimension = 2, "
+         "input_spatial_dimensions = [1], "
+         "kernel_input_feature_dimension = 2, "
+         "kernel_output_feature_dimension = 2, "
+         "kernel_spatial_dimensions = [0], output_batch_dimension = 0, "
+         "output_feature_dimension = 2, "
+         "output_spatial_dimensions = [1]",
+         "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C18)"},
+    {"conv_output_spatial_count",
+     CONV("[b, 0, f]x[0, i, o]->[b, 0, 1, f]", "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C19)"},
+    {"conv_output_dims_unique",
+     CONV(
+         "raw input_batch_dimension = 0, input_feature_dimension = 2, "
+         "input_spatial_dimensions = [1], "
+         "kernel_input_feature_dimension = 1, "
+         "kernel_output_feature_dimension = 2, "
+         "kernel_spatial_dimensions = [0], output_batch_dimension = 2, "
+         "output_feature_dimension = 2, "
+         "output_spatial_dimensions = [1]",
+         "", "1x2x1xf32"),
+     "stablehlo.convolution", "(C20)"},
 };
 
 HLX_RULES_TEST(WindowReduce, kCases);
