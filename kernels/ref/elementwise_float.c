@@ -21,7 +21,15 @@ static inline double d_sign(double x) {
 }
 static inline double d_sqrt(double x) { return sqrt(x); }
 static inline double d_rsqrt(double x) { return 1.0 / sqrt(x); }
-static inline double d_cbrt(double x) { return cbrt(x); }
+/* glibc's cbrt is not correctly rounded (cbrt(27.0) = 3.0000000000000004,
+ * while the spec's example wants 3): one Newton step in long double on
+ * cbrtl's value, then a single rounding to double. */
+static inline double d_cbrt(double x) {
+  if (x == 0 || !isfinite(x)) return cbrt(x); /* +-0, +-inf, NaN */
+  long double y = cbrtl((long double)x);
+  y -= (y * y * y - (long double)x) / (3 * y * y);
+  return (double)y;
+}
 static inline double d_exponential(double x) { return exp(x); }
 static inline double d_exponential_minus_one(double x) { return expm1(x); }
 static inline double d_log(double x) { return log(x); }

@@ -56,6 +56,17 @@ bool SameFloat(double a, double b) {
 }
 #define EXPECT_SAME(a, b) EXPECT_PRED2(SameFloat, a, b)
 
+// Perfect cubes have exact f64 cube roots (the spec's cbrt example), and
+// the special values pass through.
+TEST(ElementwiseFloat, CbrtOfPerfectCubesIsExact) {
+  std::vector<double> x = {27.0, 8.0, -64.0, 0.125,
+                           1e18, 0.0, -0.0, kInf, -kInf, kNaN};
+  std::vector<double> want = {3.0, 2.0, -4.0, 0.5, 1e6, 0.0, -0.0,
+                              kInf, -kInf, kNaN};
+  std::vector<double> got = Unary<double>(HLX_UNARY_CBRT, HLX_DTYPE_F64, x);
+  for (size_t i = 0; i < x.size(); i++) EXPECT_SAME(got[i], want[i]) << x[i];
+}
+
 // ---------------------------------------------------------------- integers
 
 TEST(ElementwiseInt, AddWrapsAtEveryWidth) {
