@@ -266,7 +266,9 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
   *done = true;
-  return hlx_lower_emit(c, op, run_conv_onednn, f, 2, in, 1, &out);
+  HLX_RETURN_IF_ERROR(hlx_lower_emit(c, op, run_conv_onednn, f, 2, in, 1, &out));
+  hlx_plan_last_task_set_flags(c->plan, HLX_TASK_WIDE); /* OpenMP team */
+  return NULL;
 }
 
 static bool int_field(const hlx_attr_t* dn, const char* name, int64_t* v) {

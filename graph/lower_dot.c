@@ -324,7 +324,11 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
   *done = true;
-  return hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out);
+  HLX_RETURN_IF_ERROR(hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out));
+  /* oneDNN runs an OpenMP team over every core; libxsmm is one thread. */
+  if (f->lib == LIB_ONEDNN)
+    hlx_plan_last_task_set_flags(c->plan, HLX_TASK_WIDE);
+  return NULL;
 }
 
 /* Reads an integer list attribute field (I64_ARRAY, ARRAY of INT, DENSE). */

@@ -198,6 +198,14 @@ static dag_t* dag_build(const hlx_plan_t* p) {
       if (level[d->succ[k]] < level[t] + 1) level[d->succ[k]] = level[t] + 1;
   }
   d->sequential = nt < 3 || longest >= nt;
+  /* A plan with HLX_TASK_WIDE tasks (oneDNN's OpenMP teams) runs in
+   * program order on the calling thread: one OpenMP master whose team
+   * spreads over the cores, while other kernels split their work over the
+   * pool with parallel_for. Running tasks beside a team, or two teams at
+   * once, measured slower on both models (chess 218 vs 192 ms, ResNet-50
+   * 47 vs 43 ms on two threads): the teams' idle threads spin. */
+  for (int32_t t = 0; t < nt; t++)
+    if (p->tasks[t].flags & HLX_TASK_WIDE) d->sequential = true;
   /* Run block layout: [slot pointers][task counters][buffer arena]. */
   size_t off = round64((size_t)ns * sizeof(void*));
   d->counters_off = off;

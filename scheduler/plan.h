@@ -38,6 +38,11 @@ enum {
    * (in place). Set by graph/lower_elementwise.c for unary and binary ops;
    * a fused elementwise kernel that meets the rule may set it too. */
   HLX_TASK_ELEMENTWISE = 1u << 1,
+  /* The task's kernel runs its own thread team over every core (oneDNN on
+   * OpenMP). A plan holding such tasks runs them all from the calling
+   * thread, in program order (see dag_build in executor.c). Set by
+   * graph/lower_dot.c and graph/lower_conv.c for oneDNN tasks. */
+  HLX_TASK_WIDE = 1u << 2,
 };
 
 /* A task body: `in`/`out` are the slot buffers named by the task. Returns

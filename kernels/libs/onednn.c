@@ -37,6 +37,8 @@
 #include "kernels/libs/onednn.h"
 
 #include <omp.h>
+#include <sched.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,15 +74,47 @@ static hlx_status_t dnnl_error(dnnl_status_t s, const char* what) {
     if (s_ != dnnl_success) return dnnl_error(s_, what); \
   } while (0)
 
-/* OpenMP team size for the calling thread, restored by thread_restore. */
-static int thread_set(int32_t threads) {
-  int prev = omp_get_max_threads();
-  if (threads > 0) omp_set_num_threads(threads);
-  return prev;
+/* The machine's cores as the process's main thread may use them, read
+ * once: hlx pins its pool workers to one core each, and threads inherit
+ * the affinity of the thread that creates them, so an OpenMP team that a
+ * pinned worker creates would put every team thread on that one core. */
+static cpu_set_t g_all_cores;
+static bool g_all_cores_ok;
+static pthread_once_t g_cores_once = PTHREAD_ONCE_INIT;
+
+static void cores_init(void) {
+  g_all_cores_ok =
+      sched_getaffinity(getpid(), sizeof g_all_cores, &g_all_cores) == 0;
 }
 
-static void thread_restore(int32_t threads, int prev) {
-  if (threads > 0) omp_set_num_threads(prev);
+/* Around every oneDNN call: the calling thread's OpenMP team size (the
+ * task's budget, `threads` > 0; 0 keeps OpenMP's default) and, for a
+ * thread pinned to fewer cores than the process has, its affinity widened
+ * to all of them, so the team libgomp creates (or reuses) for this thread
+ * can spread over the cores. Both are restored by scope_leave. */
+typedef struct omp_scope_t {
+  int prev_threads;
+  bool widened;
+  cpu_set_t saved;
+} omp_scope_t;
+
+static void scope_enter(omp_scope_t* s, int32_t threads) {
+  s->prev_threads = omp_get_max_threads();
+  if (threads > 0) omp_set_num_threads(threads);
+  s->widened = false;
+  if (threads == 1) return; /* no team: stay on the worker's core */
+  pthread_once(&g_cores_once, cores_init);
+  if (g_all_cores_ok &&
+      pthread_getaffinity_np(pthread_self(), sizeof s->saved, &s->saved) == 0 &&
+      !CPU_EQUAL(&s->saved, &g_all_cores))
+    s->widened = pthread_setaffinity_np(pthread_self(), sizeof g_all_cores,
+                                        &g_all_cores) == 0;
+}
+
+static void scope_leave(const omp_scope_t* s, int32_t threads) {
+  if (threads > 0) omp_set_num_threads(s->prev_threads);
+  if (s->widened)
+    pthread_setaffinity_np(pthread_self(), sizeof s->saved, &s->saved);
 }
 
 static bool is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
@@ -278,9 +312,10 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = user_scratchpad_attr();
   if (!attr) return hlx_status_oom();
-  int prev = thread_set(d->threads);
+  omp_scope_t scope;
+  scope_enter(&scope, d->threads);
   dnnl_status_t s = dnnl_primitive_desc_create(&pd, &md, attr, eng, NULL);
-  thread_restore(d->threads, prev);
+  scope_leave(&scope, d->threads);
   dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return dnnl_error(s, "matmul primitive descriptor");
   scratch_query(pd, &mm->scratch);
@@ -289,9 +324,9 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN: only a reference matmul for this layout");
   }
-  prev = thread_set(d->threads);
+  scope_enter(&scope, d->threads);
   s = dnnl_primitive_create(&mm->prim, pd);
-  thread_restore(d->threads, prev);
+  scope_leave(&scope, d->threads);
   dnnl_primitive_desc_destroy(pd);
   if (s != dnnl_success) return dnnl_error(s, "matmul primitive");
   return NULL;
@@ -383,10 +418,11 @@ hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
                              {DNNL_ARG_WEIGHTS, bm},
                              {DNNL_ARG_DST, cm},
                              {DNNL_ARG_SCRATCHPAD, sm}};
-  int prev = thread_set(mm->d.threads);
+  omp_scope_t scope;
+  scope_enter(&scope, mm->d.threads);
   s = dnnl_primitive_execute(mm->prim, stream, sm ? 4 : 3, args);
   if (s == dnnl_success) s = dnnl_stream_wait(stream);
-  thread_restore(mm->d.threads, prev);
+  scope_leave(&scope, mm->d.threads);
   dnnl_stream_destroy(stream);
   mem_free(&ml);
   free(scratch);
@@ -501,9 +537,10 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = user_scratchpad_attr();
   if (!attr) return hlx_status_oom();
-  int prev = thread_set(d->threads);
+  omp_scope_t scope;
+  scope_enter(&scope, d->threads);
   dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL);
-  thread_restore(d->threads, prev);
+  scope_leave(&scope, d->threads);
   dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return dnnl_error(s, "convolution descriptor");
   scratch_query(pd, &cv->scratch);
@@ -515,9 +552,9 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   cv->src_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
   cv->wei_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   cv->dst_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
-  prev = thread_set(d->threads);
+  scope_enter(&scope, d->threads);
   s = dnnl_primitive_create(&cv->conv, pd);
-  thread_restore(d->threads, prev);
+  scope_leave(&scope, d->threads);
   dnnl_primitive_desc_destroy(pd);
   if (s != dnnl_success) return dnnl_error(s, "convolution primitive");
   HLX_RETURN_IF_ERROR(make_reorder(&cv->src_user, &cv->src_prim,
@@ -601,10 +638,11 @@ static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
   if ((s = mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
       (s = mem_add(&ml, tmd, to, &tm)) == dnnl_success) {
     dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
-    int prev = thread_set(cv->d.threads);
+    omp_scope_t scope;
+  scope_enter(&scope, cv->d.threads);
     s = dnnl_primitive_execute(prim, stream, 2, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
-    thread_restore(cv->d.threads, prev);
+    scope_leave(&scope, cv->d.threads);
   }
   mem_free(&ml);
   return s;
@@ -678,10 +716,11 @@ hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
                                {DNNL_ARG_WEIGHTS, wm},
                                {DNNL_ARG_DST, dm},
                                {DNNL_ARG_SCRATCHPAD, xm}};
-    int prev = thread_set(cv->d.threads);
+    omp_scope_t scope;
+  scope_enter(&scope, cv->d.threads);
     s = dnnl_primitive_execute(cv->conv, stream, xm ? 4 : 3, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
-    thread_restore(cv->d.threads, prev);
+    scope_leave(&scope, cv->d.threads);
     if (s != dnnl_success) goto fail;
   }
   if (cv->dst_reorder) {

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/hlx.h"
@@ -84,8 +85,9 @@ void ExpectSameOnOneAndTwoThreads(const std::string& text, int repeats) {
   for (auto* b : in) hlx_buffer_destroy(b);
 }
 
-// Two independent matmuls of different shapes (both routed to oneDNN) run
-// at the same time on two workers.
+// Two independent matmuls of different shapes (both routed to oneDNN) in
+// one program: a plan with oneDNN tasks runs them from the calling thread,
+// so this checks that order and pool splits do not change results.
 TEST(Concurrency, IndependentLibraryMatmulsMatchOneThread) {
   ExpectSameOnOneAndTwoThreads(R"(
     func.func @main(%a: tensor<192x256xf32>, %b: tensor<256x160xf32>,
@@ -99,6 +101,33 @@ TEST(Concurrency, IndependentLibraryMatmulsMatchOneThread) {
       %3 = stablehlo.tanh %1 : tensor<200x136xf32>
       return %2, %3 : tensor<192x160xf32>, tensor<200x136xf32>
     })", 20);
+}
+
+// One oneDNN primitive (cached per shape, so shared by every matmul of
+// that shape) executing on two client threads at once: each execution must
+// get its own scratch memory, or the two overwrite each other's packed
+// operands (oneDNN's default scratchpad belongs to the primitive).
+TEST(Concurrency, OneLibraryMatmulOnTwoClientThreadsMatchesSequential) {
+  const char* text = R"(
+    func.func @main(%a: tensor<33x79x256xf32>, %b: tensor<256x1024xf32>) -> tensor<33x79x1024xf32> {
+      %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0]
+          : (tensor<33x79x256xf32>, tensor<256x1024xf32>) -> tensor<33x79x1024xf32>
+      return %0 : tensor<33x79x1024xf32>
+    })";
+  Exe e;
+  ASSERT_EQ(Compile(text, 1, &e), "");
+  std::vector<hlx_buffer_t*> in = Inputs(e.exe);
+  std::vector<std::string> want = RunAll(e.exe, in);
+  std::vector<std::string> got[2][10];
+  std::thread workers[2];
+  for (int i = 0; i < 2; i++)
+    workers[i] = std::thread([&, i] {
+      for (int r = 0; r < 10; r++) got[i][r] = RunAll(e.exe, in);
+    });
+  for (auto& w : workers) w.join();
+  for (int i = 0; i < 2; i++)
+    for (int r = 0; r < 10; r++) EXPECT_EQ(got[i][r], want) << i << " " << r;
+  for (auto* b : in) hlx_buffer_destroy(b);
 }
 
 // A called function is inlined: its ops run beside the caller's (here two
