@@ -177,7 +177,11 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   hlx_lower_options_t lo = {.fill_elided = o.fill_elided,
                             .host_functions = e->host_functions,
                             .num_host_functions = e->num_host_functions,
-                            .disable_fusion = !o.fuse_elementwise};
+                            .disable_fusion = !o.fuse_elementwise,
+                            .library_threads =
+                                o.num_threads == 1 || !e->pool
+                                    ? 1
+                                    : hlx_pool_num_threads(e->pool)};
   if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);

@@ -34,6 +34,9 @@ typedef struct hlx_lower_options_t {
   /* Lower every elementwise op as its own task instead of fusing chains
    * (graph/fusion.h); HLX_NO_FUSION=1 does the same. */
   bool disable_fusion;
+  /* OpenMP team size of oneDNN calls (the executable's thread count, so a
+   * one-thread executable uses one core); 0 = OpenMP's default. */
+  int32_t library_threads;
 } hlx_lower_options_t;
 
 /* Host-side state of one run, reached through hlx_run_ctx_t.user (NULL

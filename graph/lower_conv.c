@@ -207,6 +207,7 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
     return NULL;
   hlx_onednn_conv_desc_t d;
   hlx_onednn_conv_desc_zero(&d);
+  d.threads = c->lm->options.library_threads;
   d.num_spatial = ns;
   d.batch = p->batch;
   d.in_features = p->in_features;

@@ -303,6 +303,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     f->lib = LIB_ONEDNN;
     hlx_onednn_matmul_desc_t md;
     hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
+    md.threads = c->lm->options.library_threads;
     memcpy(md.a_strides, f->a.strides, sizeof(md.a_strides));
     memcpy(md.b_strides, f->b.strides, sizeof(md.b_strides));
     hlx_status_t st = hlx_onednn_matmul_create(&md, &f->mm);
@@ -312,6 +313,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       copy_view(at, M, K, &f->a);
       copy_view(bt, K, N, &f->b);
       hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
+      md.threads = c->lm->options.library_threads;
       st = hlx_onednn_matmul_create(&md, &f->mm);
     }
     if (st) {

@@ -17,10 +17,14 @@
  *     the calling worker, with no OpenMP team at all: that is what a
  *     scheduler running independent tasks on every worker should ask for;
  *     a task that has the machine to itself asks for all cores. 0 keeps
- *     OpenMP's default (all cores), today's choice in graph/ until the
- *     scheduler hands budgets to tasks.
+ *     OpenMP's default (all cores). graph/ asks for the executable's thread
+ *     count (hlx_lower_options_t.library_threads): one for a one-thread
+ *     executable, the pool's size otherwise.
  *   - The other hlx workers should not run compute while a multi-threaded
- *     oneDNN call holds their cores. libgomp's idle team threads spin for a
+ *     oneDNN call holds their cores: plans with oneDNN tasks
+ *     (HLX_TASK_WIDE) run in program order on the calling thread, and a
+ *     pinned worker's affinity is widened for the call so the team it
+ *     creates is not stacked on the worker's own core (scope_enter). libgomp's idle team threads spin for a
  *     while after each parallel region (GOMP_SPINCOUNT) before sleeping;
  *     OMP_WAIT_POLICY=passive in the environment makes them sleep at once
  *     when hlx's pool needs the cores back quickly.
