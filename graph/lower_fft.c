@@ -1,8 +1,12 @@
-/* fft: validates the spec's constraints and runs the reference transform. */
+/* fft: validates the spec's constraints and runs the transform with an
+ * FFTW plan made here, at compile time (kernels/libs/fftw.h), or with the
+ * reference kernel when FFTW cannot take it or HLX_FFT_REFERENCE=1. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/lower_internal.h"
 #include "kernels/fft.h"
+#include "kernels/libs/fftw.h"
 
 typedef struct fft_args_t {
   hlx_fft_type_t type;
@@ -10,12 +14,14 @@ typedef struct fft_args_t {
   int32_t rank, fft_rank;
   int64_t dims[HLX_MAX_RANK];
   int64_t fft_length[3];
+  const hlx_fftw_plan_t* fftw; /* NULL: the reference kernel */
 } fft_args_t;
 
 static hlx_status_t run_fft(const void* args, void* const* in,
                             void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const fft_args_t* a = args;
+  if (a->fftw) return hlx_fftw_execute(a->fftw, in[0], out[0]);
   return hlx_ref_fft(a->type, a->in_dtype, a->out_dtype, a->rank, a->dims,
                      a->fft_rank, a->fft_length, in[0], out[0]);
 }
@@ -144,6 +150,15 @@ static hlx_status_t lower_fft(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   a->fft_rank = L;
   memcpy(a->dims, t->dims, sizeof(int64_t) * (size_t)R);
   memcpy(a->fft_length, len, sizeof(int64_t) * (size_t)L);
+  const char* ref = getenv("HLX_FFT_REFERENCE");
+  if (!(ref && *ref == '1')) {
+    hlx_status_t st = hlx_fftw_plan_get(a->type, it, R, a->dims, L, len,
+                                        &a->fftw);
+    if (st) { /* not for FFTW: the reference kernel takes it */
+      hlx_status_free(st);
+      a->fftw = NULL;
+    }
+  }
   int32_t in, out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
