@@ -1,11 +1,13 @@
 /* gather, dynamic_gather and scatter.
  *
  * Both check every constraint of the spec (errors name the rule), then:
- *  - gather / dynamic_gather: one kernel call (hlx_ref_gather); the slice
+ *  - gather / dynamic_gather: one kernel call (hlx_gather: SIMD row copies
+ *    for embedding lookups, the reference otherwise); the slice
  *    sizes of dynamic_gather are read at plan build when they are a
  *    constant, else at run time (and checked against the result type);
  *  - scatter: recognised combiners (add, mul, max, min, and, or, xor) and
- *    the plain replace region (`return %update...`) run hlx_ref_scatter;
+ *    the plain replace region (`return %update...`) run hlx_scatter (SIMD
+ *    f32 scatter-add of rows, the reference otherwise);
  *    any other region (and variadic scatters that are not plain replaces)
  *    runs through its sub-plan once per in-bounds update element, in
  *    row-major order of the update index. indices_are_sorted and
@@ -17,6 +19,7 @@
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
 #include "kernels/elementwise.h"
+#include "kernels/dispatch.h"
 #include "kernels/gather_scatter.h"
 
 #define GS_MAX_N 64 /* variadic scatter operands */
@@ -137,7 +140,8 @@ static hlx_status_t run_gather(const void* args, void* const* in,
   (void)ctx;
   const gather_args_t* a = args;
   if (!a->runtime_sizes) {
-    hlx_ref_gather(&a->p, a->elem_size, in[0], in[1], out[0]);
+    /* dispatched: SIMD row copies for embedding lookups, else reference */
+    hlx_gather(&a->p, a->elem_size, in[0], in[1], out[0]);
     return NULL;
   }
   hlx_gather_params_t p = a->p;
@@ -470,8 +474,8 @@ static hlx_status_t run_scatter(const void* args, void* const* in,
   int32_t n = a->n;
   for (int32_t i = 0; i < n; i++) {
     memcpy(out[i], in[i], a->in_bytes[i]);
-    if (!hlx_ref_scatter(&a->p, a->comb, a->in_dtype[i], in[n], in[n + 1 + i],
-                         out[i]))
+    if (!hlx_scatter(&a->p, a->comb, a->in_dtype[i], in[n], in[n + 1 + i],
+                     out[i]))
       return hlx_make_status(HLX_STATUS_INTERNAL,
                              "scatter: unsupported combiner for %s",
                              hlx_dtype_name(a->in_dtype[i]));
