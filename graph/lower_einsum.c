@@ -244,8 +244,10 @@ static hlx_status_t lower_einsum_common(hlx_lower_ctx_t* c,
     rfree[nrf++] = ch;
   }
   /* lhs as [batch, lfree, contr]; rhs as [batch, contr, rfree]. */
-  char lorder[HLX_MAX_RANK + 1], rorder[HLX_MAX_RANK + 1],
-      canon[HLX_MAX_RANK + 1];
+  /* Each is at most a rank long; sized for the three parts so the
+   * compiler can see nothing is cut. */
+  char lorder[3 * (HLX_MAX_RANK + 1)], rorder[3 * (HLX_MAX_RANK + 1)],
+      canon[3 * (HLX_MAX_RANK + 1)];
   snprintf(lorder, sizeof lorder, "%s%s%s", batch, lfree, contr);
   snprintf(rorder, sizeof rorder, "%s%s%s", batch, contr, rfree);
   snprintf(canon, sizeof canon, "%s%s%s", batch, lfree, rfree);
