@@ -177,6 +177,7 @@ size_t hlx_buffer_bytes(const hlx_buffer_t* b) { return b->bytes; }
 
 void hlx_buffer_minor_to_major(const hlx_buffer_t* b,
                                int32_t* out_minor_to_major) {
-  memcpy(out_minor_to_major, b->minor_to_major,
-         sizeof(int32_t) * (size_t)b->desc.rank);
+  if (b->desc.rank > 0) /* rank 0: the caller may pass NULL */
+    memcpy(out_minor_to_major, b->minor_to_major,
+           sizeof(int32_t) * (size_t)b->desc.rank);
 }
