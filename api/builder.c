@@ -225,11 +225,17 @@ static void shape_str(const hlx_type_t* t, char* buf, size_t n) {
   if (o < n) snprintf(buf + o, n - o, "]");
 }
 
-static hlx_status_t check_desc(hlx_builder_t* b, const char* op,
-                               const hlx_tensor_desc_t* d) {
+hlx_status_t hlx_bld_check_element_type(hlx_builder_t* b, const char* op,
+                                        hlx_element_type_t t) {
+  if (t <= HLX_DTYPE_INVALID || t >= HLX_DTYPE_COUNT)
+    return hlx_bld_fail(b, op, "unknown element type %d", (int)t);
+  return NULL;
+}
+
+hlx_status_t hlx_bld_check_desc(hlx_builder_t* b, const char* op,
+                                const hlx_tensor_desc_t* d) {
   if (!d) return hlx_bld_fail(b, op, "NULL shape");
-  if (d->element_type <= HLX_DTYPE_INVALID || d->element_type >= HLX_DTYPE_COUNT)
-    return hlx_bld_fail(b, op, "unknown element type %d", (int)d->element_type);
+  HLX_RETURN_IF_ERROR(hlx_bld_check_element_type(b, op, d->element_type));
   if (d->rank < 0 || d->rank > HLX_MAX_DIMS)
     return hlx_bld_fail(b, op, "rank %d is out of range 0..%d", (int)d->rank,
                 HLX_MAX_DIMS);
@@ -797,7 +803,7 @@ hlx_status_t hlx_builder_parameter(hlx_builder_t* b, int32_t index,
                                    const char* name, uint32_t* out_value) {
   static const char kOp[] = "parameter";
   BEGIN(b, out_value, kOp);
-  HLX_RETURN_IF_ERROR(check_desc(b, kOp, desc));
+  HLX_RETURN_IF_ERROR(hlx_bld_check_desc(b, kOp, desc));
   if (index < 0 || index > (1 << 20))
     return hlx_bld_fail(b, kOp, "index %d is out of range", (int)index);
   if (index < b->cap_params && b->params[index])
@@ -831,7 +837,7 @@ hlx_status_t hlx_builder_parameter(hlx_builder_t* b, int32_t index,
 static hlx_status_t constant_bytes(hlx_builder_t* b, const char* op,
                                    const hlx_tensor_desc_t* desc,
                                    const void* data, uint32_t* out_value) {
-  HLX_RETURN_IF_ERROR(check_desc(b, op, desc));
+  HLX_RETURN_IF_ERROR(hlx_bld_check_desc(b, op, desc));
   hlx_dtype_t dt = (hlx_dtype_t)desc->element_type;
   int64_t n = count_of(desc->dims, desc->rank);
   size_t esz = hlx_dtype_size(dt);
@@ -1273,8 +1279,7 @@ hlx_status_t hlx_builder_convert(hlx_builder_t* b, uint32_t operand,
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
   HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  if (new_type <= HLX_DTYPE_INVALID || new_type >= HLX_DTYPE_COUNT)
-    return hlx_bld_fail(b, kOp, "unknown element type %d", (int)new_type);
+  HLX_RETURN_IF_ERROR(hlx_bld_check_element_type(b, kOp, new_type));
   hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, (hlx_dtype_t)new_type,
                               x->type->rank, x->type->dims);
   if (!t) return hlx_bld_oom(b);
@@ -1517,7 +1522,7 @@ hlx_status_t hlx_builder_iota(hlx_builder_t* b, const hlx_tensor_desc_t* desc,
                               int64_t iota_dimension, uint32_t* out_value) {
   static const char kOp[] = "iota";
   BEGIN(b, out_value, kOp);
-  HLX_RETURN_IF_ERROR(check_desc(b, kOp, desc));
+  HLX_RETURN_IF_ERROR(hlx_bld_check_desc(b, kOp, desc));
   if (iota_dimension < 0 || iota_dimension >= desc->rank)
     return hlx_bld_fail(b, kOp, "iota_dimension %lld is out of range for rank %d",
                 (long long)iota_dimension, (int)desc->rank);

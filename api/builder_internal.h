@@ -37,6 +37,13 @@ hlx_status_t hlx_bld_copy_status(hlx_status_t s);
 hlx_status_t hlx_bld_fail(hlx_builder_t* b, const char* op, const char* fmt,
                           ...) HLX_PRINTF(3, 4);
 hlx_status_t hlx_bld_oom(hlx_builder_t* b);
+/* "unknown element type" unless t names one. */
+hlx_status_t hlx_bld_check_element_type(hlx_builder_t* b, const char* op,
+                                        hlx_element_type_t t);
+/* A caller's shape: non-NULL, known element type, rank in range, no
+ * negative dims. */
+hlx_status_t hlx_bld_check_desc(hlx_builder_t* b, const char* op,
+                                const hlx_tensor_desc_t* d);
 
 /* Common prologue of every op call. */
 #define BEGIN(b, out, opname)                                              \

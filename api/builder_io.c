@@ -21,14 +21,7 @@ static hlx_status_t get_token(hlx_builder_t* b, const char* kOp, uint32_t id,
 
 static hlx_status_t shape_type(hlx_builder_t* b, const char* kOp,
                                const hlx_tensor_desc_t* d, hlx_type_t** t) {
-  if (!d) return hlx_bld_fail(b, kOp, "NULL shape");
-  if (d->element_type <= HLX_DTYPE_INVALID || d->element_type >= HLX_DTYPE_COUNT)
-    return hlx_bld_fail(b, kOp, "unknown element type %d", (int)d->element_type);
-  if (d->rank < 0 || d->rank > HLX_MAX_DIMS)
-    return hlx_bld_fail(b, kOp, "rank %d is out of range", (int)d->rank);
-  for (int32_t i = 0; i < d->rank; i++)
-    if (d->dims[i] < 0)
-      return hlx_bld_fail(b, kOp, "dimension %d has negative size", (int)i);
+  HLX_RETURN_IF_ERROR(hlx_bld_check_desc(b, kOp, d));
   *t = hlx_bld_tensor_type(&b->module->arena, (hlx_dtype_t)d->element_type,
                            d->rank, d->dims);
   return *t ? NULL : hlx_bld_oom(b);

@@ -215,8 +215,7 @@ hlx_status_t hlx_builder_bitcast_convert(hlx_builder_t* b, uint32_t operand,
   BEGIN(b, out_value, kOp);
   hlx_value_t* x = NULL;
   HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  if (new_type <= HLX_DTYPE_INVALID || new_type >= HLX_DTYPE_COUNT)
-    return hlx_bld_fail(b, kOp, "unknown element type %d", (int)new_type);
+  HLX_RETURN_IF_ERROR(hlx_bld_check_element_type(b, kOp, new_type));
   hlx_dtype_t to = (hlx_dtype_t)new_type;
   const hlx_type_t* t = x->type;
   int in_bits = hlx_dtype_bits(t->dtype), out_bits = hlx_dtype_bits(to);
