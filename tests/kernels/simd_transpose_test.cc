@@ -2,8 +2,10 @@
 // scalar transpose (odd sizes, padded strides), and the dispatched
 // hlx_copy_strided() against hlx_ref_copy_strided on permutations.
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -46,6 +48,42 @@ TEST_P(SimdTranspose, MatchesScalar) {
       v.fn(in.data(), is, out.data(), os, rows, cols);
       ASSERT_EQ(want, out) << v.name << " rows=" << rows << " cols=" << cols;
     }
+}
+
+// Several 256x256 blocks with partial tiles at both edges; the large cases
+// cross the streaming-store threshold (16 MiB of output) with the output
+// 64-byte aligned (streamed) and one element off (regular stores).
+TEST_P(SimdTranspose, BlockedAndStreamedMatchScalar) {
+  const TransposeVariant& v = GetParam();
+  HLX_SKIP_IF_UNSUPPORTED(v.isa);
+  struct Case {
+    size_t rows, cols;
+    int64_t is, os;
+    size_t out_offset;
+  };
+  const Case cases[] = {{257, 515, 518, 261, 0},
+                        {2051, 2061, 2064, 2064, 0},
+                        {2051, 2061, 2064, 2064, 1}};
+  for (const Case& k : cases) {
+    std::vector<uint32_t> in((size_t)k.is * k.rows);
+    for (size_t i = 0; i < in.size(); i++) in[i] = (uint32_t)(i * 2654435761u);
+    size_t out_n = (size_t)k.os * k.cols + k.out_offset;
+    uint32_t* block = static_cast<uint32_t*>(
+        aligned_alloc(64, (out_n * 4 + 63) / 64 * 64));
+    ASSERT_NE(block, nullptr);
+    uint32_t* out = block + k.out_offset;
+    std::fill(block, block + out_n, 0xdeadbeefu);
+    v.fn(in.data(), k.is, out, k.os, k.rows, k.cols);
+    size_t bad = 0;
+    for (size_t c = 0; c < k.cols; c++)
+      for (int64_t r = 0; r < k.os; r++) {
+        uint32_t want = (size_t)r < k.rows ? in[(size_t)r * k.is + c] : 0xdeadbeefu;
+        bad += out[c * k.os + r] != want;
+      }
+    free(block);
+    EXPECT_EQ(bad, 0u) << v.name << " " << k.rows << "x" << k.cols
+                       << " offset " << k.out_offset;
+  }
 }
 
 std::string Name(const ::testing::TestParamInfo<TransposeVariant>& i) {

@@ -1,11 +1,24 @@
 /* 8x8 in-register transpose of 4-byte elements, AVX2 build. */
 #include "kernels/x86/avx2/vec.h"
+#include <stdbool.h>
+
 #include "kernels/simd.h"
 
 #define HLX_TR_TILE 8
 
-static inline void tile_transpose(const uint32_t* x, int64_t xs, uint32_t* y,
-                                  int64_t ys) {
+/* nt: stream the output rows (32 bytes each, 32-byte aligned by the
+ * caller; the next tile down the strip fills the other half line). */
+static inline __attribute__((always_inline)) void tile_store(uint32_t* p,
+                                                             __m256 v,
+                                                             bool nt) {
+  if (nt)
+    _mm256_stream_ps((float*)p, v);
+  else
+    _mm256_storeu_ps((float*)p, v);
+}
+
+static inline __attribute__((always_inline)) void tile_transpose(
+    const uint32_t* x, int64_t xs, uint32_t* y, int64_t ys, bool nt) {
   __m256 r[8], t[8];
   for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps((const float*)(x + k * xs));
   for (int k = 0; k < 4; k++) {
@@ -22,10 +35,9 @@ static inline void tile_transpose(const uint32_t* x, int64_t xs, uint32_t* y,
     r[4 * k + 3] = _mm256_castpd_ps(_mm256_unpackhi_pd(c, d));
   }
   for (int m = 0; m < 4; m++) {
-    _mm256_storeu_ps((float*)(y + m * ys),
-                     _mm256_permute2f128_ps(r[m], r[4 + m], 0x20));
-    _mm256_storeu_ps((float*)(y + (4 + m) * ys),
-                     _mm256_permute2f128_ps(r[m], r[4 + m], 0x31));
+    tile_store(y + m * ys, _mm256_permute2f128_ps(r[m], r[4 + m], 0x20), nt);
+    tile_store(y + (4 + m) * ys, _mm256_permute2f128_ps(r[m], r[4 + m], 0x31),
+               nt);
   }
 }
 
