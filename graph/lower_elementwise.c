@@ -83,6 +83,35 @@ static hlx_status_t run_binary(const void* args, void* const* in,
   return NULL;
 }
 
+static bool shape_equal(const hlx_type_t* a, const hlx_type_t* b) {
+  if (a->rank != b->rank) return false;
+  for (int32_t d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+/* The spec's label of an elementwise op's shape rule: (C2) for compare and
+ * complex, whose (C1) is about lhs and rhs, (C1) for the others. */
+static const char* shape_rule(hlx_opcode_t code) {
+  return code == HLX_OP_COMPARE || code == HLX_OP_COMPLEX ? "(C2) " : "(C1) ";
+}
+
+/* The label of the result element-type rule: (C2) for abs, real and imag,
+ * (C3) for complex, none for the i1 results of compare and is_finite, whose
+ * spec has no numbered rule for it, (C1) baseline_type for the others. */
+static const char* result_type_rule(hlx_opcode_t code) {
+  switch (code) {
+    case HLX_OP_ABS: case HLX_OP_REAL: case HLX_OP_IMAG:
+      return "(C2) ";
+    case HLX_OP_COMPLEX:
+      return "(C3) ";
+    case HLX_OP_COMPARE: case HLX_OP_IS_FINITE:
+      return "";
+    default:
+      return "(C1) ";
+  }
+}
+
 /* The shape rule shared by elementwise ops: every operand and the result
  * have the same static shape. */
 static hlx_status_t same_shapes(const hlx_op_t* op, size_t* n) {
@@ -95,12 +124,10 @@ static hlx_status_t same_shapes(const hlx_op_t* op, size_t* n) {
     if (!t)
       return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                           "unsupported: operand #%d is not a static tensor", i);
-    bool same = t->rank == r->rank;
-    for (int32_t d = 0; same && d < r->rank; d++)
-      same = t->dims[d] == r->dims[d];
-    if (!same)
+    if (!shape_equal(t, r))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "operand #%d's shape differs from the result's", i);
+                          "%soperand #%d's shape differs from the result's",
+                          shape_rule(op->code), i);
   }
   *n = (size_t)hlx_type_num_elements(r);
   return NULL;
@@ -152,8 +179,9 @@ static hlx_status_t check_result_dtype(const hlx_op_t* op, hlx_dtype_t want) {
   hlx_dtype_t got = op->results[0]->type->dtype;
   if (got != want)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "result element type is %s, the op produces %s",
-                        hlx_dtype_name(got), hlx_dtype_name(want));
+                        "%sresult element type is %s, the op produces %s",
+                        result_type_rule(op->code), hlx_dtype_name(got),
+                        hlx_dtype_name(want));
   return NULL;
 }
 
@@ -214,7 +242,7 @@ static hlx_status_t lower_binary(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   hlx_dtype_t in_t = op->operands[0]->type->dtype, out_t;
   if (op->operands[1]->type->dtype != in_t)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operands have element types %s and %s",
+                        "(C1) operands have element types %s and %s",
                         hlx_dtype_name(in_t),
                         hlx_dtype_name(op->operands[1]->type->dtype));
   int b = binary_of(op->code);
@@ -342,18 +370,13 @@ static hlx_status_t lower_select(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   for (int i = 1; i < 3; i++)
     if (!hlx_type_equal(op->operands[i]->type, r))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "on_true, on_false and the result must have the "
-                          "same type");
+                          "(C2) on_true, on_false and the result must have "
+                          "the same type");
   bool scalar = is_scalar(op->operands[0]);
-  if (!scalar) {
-    const hlx_type_t* p = op->operands[0]->type;
-    bool same = p->rank == r->rank;
-    for (int32_t d = 0; same && d < r->rank; d++)
-      same = p->dims[d] == r->dims[d];
-    if (!same)
-      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "pred must be a scalar or have the operands' shape");
-  }
+  if (!scalar && !shape_equal(op->operands[0]->type, r))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) pred must be a scalar or have the operands' "
+                        "shape");
   select_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->elem_size = hlx_dtype_size(r->dtype);
@@ -388,14 +411,19 @@ static hlx_status_t lower_clamp(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                         "unsupported: dynamic shapes are not executed");
   if (!hlx_type_equal(op->operands[1]->type, r))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operand and result must have the same type");
+                        "(C4) operand and result must have the same type");
   for (int i = 0; i < 3; i += 2) {
     const hlx_type_t* t = op->operands[i]->type;
-    if (t->dtype != r->dtype ||
-        (t->rank != 0 && !hlx_type_equal(t, r)))
+    if (t->rank != 0 && !shape_equal(t, r))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "%s must be a scalar or have the operand's type",
-                          i == 0 ? "min" : "max");
+                          "(C%d) %s must be a scalar or have the operand's "
+                          "type",
+                          i == 0 ? 1 : 2, i == 0 ? "min" : "max");
+    if (t->dtype != r->dtype)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C3) %s has element type %s, operand %s",
+                          i == 0 ? "min" : "max", hlx_dtype_name(t->dtype),
+                          hlx_dtype_name(r->dtype));
   }
   clamp_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
@@ -463,11 +491,19 @@ static hlx_status_t lower_reduce_precision(hlx_lower_ctx_t* c,
   int64_t e, m;
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "exponent_bits", true, 0, &e));
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "mantissa_bits", true, 0, &m));
-  if (e < 1 || e > 64 || m < 0 || m > 64)
+  if (op->results[0]->type->dtype != op->operands[0]->type->dtype)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "exponent_bits must be >= 1 and mantissa_bits >= 0 "
-                        "(got %lld and %lld)",
-                        (long long)e, (long long)m);
+                        "(C1) operand has element type %s, output %s",
+                        hlx_dtype_name(op->operands[0]->type->dtype),
+                        hlx_dtype_name(op->results[0]->type->dtype));
+  if (e < 1 || e > 64)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) exponent_bits must be >= 1 (got %lld)",
+                        (long long)e);
+  if (m < 0 || m > 64)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) mantissa_bits must be >= 0 (got %lld)",
+                        (long long)m);
   reduce_precision_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   *a = (reduce_precision_args_t){op->operands[0]->type->dtype, (int32_t)e,

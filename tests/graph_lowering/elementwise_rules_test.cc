@@ -1,12 +1,14 @@
-// One negative test per elementwise op for its element-type rule (the
-// spec's (I1)/(C1) "operand: tensor of <these> types"): an element type
-// outside the allowed set is an error naming the op and the type.
+// The elementwise ops' type rules: one negative test per op for its
+// element-type rule ((I1) "operand: tensor of <these> types"), and one per
+// numbered shape / type rule (C1..C3) of its Constraints list.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "api/hlx.h"
+#include "tests/graph_lowering/rules_harness.h"
 
 namespace {
 
@@ -72,5 +74,199 @@ INSTANTIATE_TEST_SUITE_P(Ops, ElementwiseRules, ::testing::ValuesIn(kCases),
                              if (!isalnum((unsigned char)ch)) ch = '_';
                            return n;
                          });
+
+// The numbered type and shape rules of the elementwise ops, one test per
+// (op, rule): "baseline_type(operand) = baseline_type(result)" and its
+// variants, broken once by the shape and once by the element type.
+struct TypeRule {
+  const char* op;
+  int arity;
+  const char* in;           // operand element type
+  const char* out;          // the result element type the op produces
+  const char* shape_rule;   // label of the shape rule, e.g. "C1"
+  const char* type_rule;    // label of the result-type rule, "" if none
+  const char* operand_rule; // binary: label of lhs/rhs type rule, "" if none
+};
+
+const TypeRule kTypeRules[] = {
+    {"abs", 1, "f32", "f32", "C1", "C2", ""},
+    {"cbrt", 1, "f32", "f32", "C1", "C1", ""},
+    {"ceil", 1, "f32", "f32", "C1", "C1", ""},
+    {"cosine", 1, "f32", "f32", "C1", "C1", ""},
+    {"count_leading_zeros", 1, "i32", "i32", "C1", "C1", ""},
+    {"exponential", 1, "f32", "f32", "C1", "C1", ""},
+    {"exponential_minus_one", 1, "f32", "f32", "C1", "C1", ""},
+    {"floor", 1, "f32", "f32", "C1", "C1", ""},
+    {"imag", 1, "complex<f32>", "f32", "C1", "C2", ""},
+    {"is_finite", 1, "f32", "i1", "C1", "", ""},
+    {"log", 1, "f32", "f32", "C1", "C1", ""},
+    {"log_plus_one", 1, "f32", "f32", "C1", "C1", ""},
+    {"logistic", 1, "f32", "f32", "C1", "C1", ""},
+    {"negate", 1, "i32", "i32", "C1", "C1", ""},
+    {"not", 1, "i32", "i32", "C1", "C1", ""},
+    {"popcnt", 1, "i32", "i32", "C1", "C1", ""},
+    {"real", 1, "complex<f32>", "f32", "C1", "C2", ""},
+    {"round_nearest_afz", 1, "f32", "f32", "C1", "C1", ""},
+    {"round_nearest_even", 1, "f32", "f32", "C1", "C1", ""},
+    {"rsqrt", 1, "f32", "f32", "C1", "C1", ""},
+    {"sign", 1, "f32", "f32", "C1", "C1", ""},
+    {"sine", 1, "f32", "f32", "C1", "C1", ""},
+    {"sqrt", 1, "f32", "f32", "C1", "C1", ""},
+    {"tan", 1, "f32", "f32", "C1", "C1", ""},
+    {"tanh", 1, "f32", "f32", "C1", "C1", ""},
+    {"convert", 1, "f32", "i32", "C1", "", ""},
+    {"add", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"and", 2, "i32", "i32", "C1", "C1", "C1"},
+    {"atan2", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"complex", 2, "f32", "complex<f32>", "C2", "C3", "C1"},
+    {"compare", 2, "f32", "i1", "C2", "", ""},
+    {"divide", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"maximum", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"minimum", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"multiply", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"or", 2, "i32", "i32", "C1", "C1", "C1"},
+    {"power", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"remainder", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"shift_left", 2, "i32", "i32", "C1", "C1", "C1"},
+    {"shift_right_arithmetic", 2, "i32", "i32", "C1", "C1", "C1"},
+    {"shift_right_logical", 2, "i32", "i32", "C1", "C1", "C1"},
+    {"subtract", 2, "f32", "f32", "C1", "C1", "C1"},
+    {"xor", 2, "i32", "i32", "C1", "C1", "C1"},
+};
+
+// An element type other than `t` of the same kind of value.
+std::string OtherType(const std::string& t) {
+  if (t == "f32") return "f64";
+  if (t == "i32") return "i64";
+  if (t == "i1") return "i8";
+  return "complex<f64>";
+}
+
+// `op` on tensor<3x`in`> operands (rhs element type `rhs_t`), result
+// tensor<`n`x`out`>.
+std::string Program(const TypeRule& r, const std::string& rhs_t,
+                    const std::string& out, int n) {
+  std::string a = std::string("tensor<3x") + r.in + ">";
+  std::string b = "tensor<3x" + rhs_t + ">";
+  std::string res = "tensor<" + std::to_string(n) + "x" + out + ">";
+  std::string attrs =
+      std::string(r.op) == "compare"
+          ? " {comparison_direction = #stablehlo<comparison_direction LT>}"
+          : "";
+  if (r.arity == 1)
+    return "func.func @main(%a: " + a + ") -> " + res + " {\n  %0 = \"stablehlo." +
+           r.op + "\"(%a)" + attrs + " : (" + a + ") -> " + res +
+           "\n  return %0 : " + res + "\n}\n";
+  return "func.func @main(%a: " + a + ", %b: " + b + ") -> " + res +
+         " {\n  %0 = \"stablehlo." + r.op + "\"(%a, %b)" + attrs + " : (" + a +
+         ", " + b + ") -> " + res + "\n  return %0 : " + res + "\n}\n";
+}
+
+struct RuleCase {
+  std::string name, program, op, rule;
+};
+
+std::vector<RuleCase> TypeRuleCases() {
+  std::vector<RuleCase> v;
+  for (const TypeRule& r : kTypeRules) {
+    std::string op = std::string("stablehlo.") + r.op;
+    std::string base = r.op;
+    base[0] = (char)toupper((unsigned char)base[0]);
+    v.push_back({base + "_" + r.shape_rule + "_ResultShape",
+                 Program(r, r.in, r.out, 4), op,
+                 std::string("(") + r.shape_rule + ")"});
+    if (*r.type_rule)
+      v.push_back({base + "_" + r.type_rule + "_ResultElementType",
+                   Program(r, r.in, OtherType(r.out), 3), op,
+                   std::string("(") + r.type_rule + ")"});
+    if (*r.operand_rule)
+      v.push_back({base + "_" + r.operand_rule + "_OperandElementTypes",
+                   Program(r, OtherType(r.in), r.out, 3), op,
+                   std::string("(") + r.operand_rule + ")"});
+  }
+  return v;
+}
+
+class ElementwiseTypeRules : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(ElementwiseTypeRules, BrokenRuleIsANamedError) {
+  const RuleCase& c = GetParam();
+  std::string msg = hlx_rules::CompileError(c.program.c_str());
+  ASSERT_FALSE(msg.empty()) << c.name << " compiled:\n" << c.program;
+  EXPECT_NE(msg.find(c.op), std::string::npos) << msg;
+  EXPECT_NE(msg.find(c.rule), std::string::npos) << msg;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, ElementwiseTypeRules,
+                         ::testing::ValuesIn(TypeRuleCases()),
+                         [](const ::testing::TestParamInfo<RuleCase>& i) {
+                           return i.param.name;
+                         });
+
+// select, clamp and reduce_precision: one test per numbered rule.
+const hlx_rules::Case kSelectClamp[] = {
+    {"Select_C1_PredShape",
+     R"(func.func @main(%p: tensor<3xi1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.select"(%p, %a, %a) : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.select", "(C1) pred must be a scalar or have the operands' shape"},
+    {"Select_C2_OnFalseType",
+     R"(func.func @main(%p: tensor<i1>, %a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<2xf32> {
+       %0 = "stablehlo.select"(%p, %a, %b) : (tensor<i1>, tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.select", "(C2) on_true, on_false and the result"},
+    {"Select_C2_ResultType",
+     R"(func.func @main(%p: tensor<i1>, %a: tensor<2xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.select"(%p, %a, %a) : (tensor<i1>, tensor<2xf32>, tensor<2xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.select", "(C2) on_true, on_false and the result"},
+    {"Clamp_C1_MinShape",
+     R"(func.func @main(%lo: tensor<3xf32>, %a: tensor<2xf32>, %hi: tensor<f32>) -> tensor<2xf32> {
+       %0 = "stablehlo.clamp"(%lo, %a, %hi) : (tensor<3xf32>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.clamp", "(C1) min must be a scalar"},
+    {"Clamp_C2_MaxShape",
+     R"(func.func @main(%lo: tensor<f32>, %a: tensor<2xf32>, %hi: tensor<3xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.clamp"(%lo, %a, %hi) : (tensor<f32>, tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.clamp", "(C2) max must be a scalar"},
+    {"Clamp_C3_MinElementType",
+     R"(func.func @main(%lo: tensor<f64>, %a: tensor<2xf32>, %hi: tensor<f32>) -> tensor<2xf32> {
+       %0 = "stablehlo.clamp"(%lo, %a, %hi) : (tensor<f64>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.clamp", "(C3) min has element type f64, operand f32"},
+    {"Clamp_C3_MaxElementType",
+     R"(func.func @main(%lo: tensor<f32>, %a: tensor<2xf32>, %hi: tensor<2xf64>) -> tensor<2xf32> {
+       %0 = "stablehlo.clamp"(%lo, %a, %hi) : (tensor<f32>, tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.clamp", "(C3) max has element type f64, operand f32"},
+    {"Clamp_C4_ResultType",
+     R"(func.func @main(%lo: tensor<f32>, %a: tensor<2xf32>) -> tensor<2xf64> {
+       %0 = "stablehlo.clamp"(%lo, %a, %lo) : (tensor<f32>, tensor<2xf32>, tensor<f32>) -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.clamp", "(C4) operand and result must have the same type"},
+    {"ReducePrecision_C1_OutputType",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
+       %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 5 : i32, mantissa_bits = 2 : i32} : (tensor<2xf32>) -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.reduce_precision", "(C1) operand has element type f32, output f64"},
+    {"ReducePrecision_C1_OutputShape",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 5 : i32, mantissa_bits = 2 : i32} : (tensor<2xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.reduce_precision", "(C1) operand #0's shape differs"},
+    {"ReducePrecision_C2_ExponentBits",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 0 : i32, mantissa_bits = 2 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.reduce_precision", "(C2) exponent_bits must be >= 1 (got 0)"},
+    {"ReducePrecision_C3_MantissaBits",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 5 : i32, mantissa_bits = -1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.reduce_precision", "(C3) mantissa_bits must be >= 0 (got -1)"},
+};
+
+HLX_RULES_TEST(SelectClampRules, kSelectClamp);
 
 }  // namespace
