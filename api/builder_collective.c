@@ -75,6 +75,34 @@ static hlx_status_t check_count(hlx_builder_t* b, const char* kOp,
   return NULL;
 }
 
+/* n (1..64) tensor operands into vs. */
+static hlx_status_t tensor_operands(hlx_builder_t* b, const char* kOp,
+                                    const uint32_t* operands, int32_t n,
+                                    hlx_value_t** vs) {
+  if (n < 1 || n > 64 || !operands)
+    return hlx_bld_fail(b, kOp, "needs 1 to 64 operands, got %d", (int)n);
+  HLX_RETURN_IF_ERROR(hlx_bld_get_values(b, kOp, operands, n, vs, NULL));
+  for (int32_t i = 0; i < n; i++)
+    if (vs[i]->type->kind != HLX_TYPE_TENSOR)
+      return hlx_bld_fail(b, kOp, "operand %d must be a tensor", (int)i);
+  return NULL;
+}
+
+/* Operands of one element type and a (E, E) -> E computation over it:
+ * XLA applies the one computation to every element of the tuple. */
+static hlx_status_t same_type_reducer(hlx_builder_t* b, const char* kOp,
+                                      hlx_value_t* const* vs, int32_t n,
+                                      const hlx_computation_t* computation) {
+  hlx_dtype_t dt = vs[0]->type->dtype;
+  for (int32_t i = 1; i < n; i++)
+    if (vs[i]->type->dtype != dt)
+      return hlx_bld_fail(b, kOp, "operand %d has element type %s, operand 0 "
+                          "%s", (int)i, hlx_dtype_name(vs[i]->type->dtype),
+                          hlx_dtype_name(dt));
+  return hlx_bld_check_scalar_computation(b, kOp, "computation", computation,
+                                          2, dt, 1, dt);
+}
+
 hlx_status_t hlx_builder_all_reduce_variadic(
     hlx_builder_t* b, const uint32_t* operands, int32_t n,
     const hlx_computation_t* computation, const int64_t* replica_groups,
@@ -82,22 +110,11 @@ hlx_status_t hlx_builder_all_reduce_variadic(
     uint32_t* out_value) {
   static const char kOp[] = "all_reduce";
   BEGIN(b, out_value, kOp);
-  if (n < 1 || n > 64 || !operands)
-    return hlx_bld_fail(b, kOp, "needs 1 to 64 operands, got %d", (int)n);
   hlx_value_t* vs[64];
   hlx_type_t* ts[64];
-  HLX_RETURN_IF_ERROR(hlx_bld_get_values(b, kOp, operands, n, vs, ts));
-  for (int32_t i = 0; i < n; i++) {
-    if (vs[i]->type->kind != HLX_TYPE_TENSOR)
-      return hlx_bld_fail(b, kOp, "operand %d must be a tensor", (int)i);
-    if (vs[i]->type->dtype != vs[0]->type->dtype)
-      return hlx_bld_fail(b, kOp, "operand %d has element type %s, operand 0 "
-                          "%s", (int)i, hlx_dtype_name(vs[i]->type->dtype),
-                          hlx_dtype_name(vs[0]->type->dtype));
-  }
-  hlx_dtype_t dt = vs[0]->type->dtype;
-  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
-      b, kOp, "computation", computation, 2, dt, 1, dt));
+  HLX_RETURN_IF_ERROR(tensor_operands(b, kOp, operands, n, vs));
+  for (int32_t i = 0; i < n; i++) ts[i] = vs[i]->type;
+  HLX_RETURN_IF_ERROR(same_type_reducer(b, kOp, vs, n, computation));
   named_t attrs[2];
   int32_t na = 0;
   HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
@@ -152,34 +169,124 @@ hlx_status_t hlx_builder_cross_replica_sum(hlx_builder_t* b, uint32_t operand,
   return st;
 }
 
+/* How a collective resizes its operands: dimension `split` (< 0: none)
+ * shrinks count times, `concat` (< 0: none) grows count times. */
+typedef struct shard_rule_t {
+  const char* split_name;
+  int64_t split;
+  const char* concat_name;
+  int64_t concat;
+  const char* count_name;
+  int64_t count;
+} shard_rule_t;
+
+/* Looks up n tensor operands into vs, checks the rule for each and makes
+ * their result types (rts). */
+static hlx_status_t sharded_types(hlx_builder_t* b, const char* kOp,
+                                  const uint32_t* operands, int32_t n,
+                                  const shard_rule_t* rule, int32_t num_groups,
+                                  int32_t group_size, hlx_value_t** vs,
+                                  hlx_type_t** rts) {
+  HLX_RETURN_IF_ERROR(tensor_operands(b, kOp, operands, n, vs));
+  HLX_RETURN_IF_ERROR(check_count(b, kOp, rule->count_name, rule->count,
+                                  num_groups, group_size));
+  for (int32_t i = 0; i < n; i++) {
+    const hlx_type_t* t = vs[i]->type;
+    int64_t dims[HLX_MAX_RANK];
+    memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+    if (rule->split_name) {
+      HLX_RETURN_IF_ERROR(
+          check_dim(b, kOp, rule->split_name, rule->split, t->rank));
+      if (dims[rule->split] % rule->count != 0)
+        return hlx_bld_fail(b, kOp, "%s size %lld of operand %d is not a "
+                            "multiple of %s %lld", rule->split_name,
+                            (long long)dims[rule->split], (int)i,
+                            rule->count_name, (long long)rule->count);
+      dims[rule->split] /= rule->count;
+    }
+    if (rule->concat_name) {
+      HLX_RETURN_IF_ERROR(
+          check_dim(b, kOp, rule->concat_name, rule->concat, t->rank));
+      dims[rule->concat] *= rule->count;
+    }
+    rts[i] = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
+    if (!rts[i]) return hlx_bld_oom(b);
+  }
+  return NULL;
+}
+
+hlx_status_t hlx_builder_all_gather_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    int64_t all_gather_dimension, int64_t shard_count,
+    const int64_t* replica_groups, int32_t num_groups, int32_t group_size,
+    int64_t channel_id, uint32_t* out_value) {
+  static const char kOp[] = "all_gather";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* vs[64];
+  hlx_type_t* rts[64];
+  shard_rule_t rule = {NULL, -1, "all_gather_dimension", all_gather_dimension,
+                       "shard_count", shard_count};
+  HLX_RETURN_IF_ERROR(sharded_types(b, kOp, operands, n, &rule, num_groups,
+                                    group_size, vs, rts));
+  named_t attrs[3] = {{"all_gather_dim", hlx_bld_attr_int(
+                           b, all_gather_dimension, HLX_DTYPE_S64)}};
+  int32_t na = 1;
+  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                  group_size, channel_id, "replica_groups",
+                                  attrs, &na));
+  hlx_op_t* op = hlx_bld_emit(b, HLX_OP_ALL_GATHER, vs, n, rts, n, attrs, na);
+  if (!op) return hlx_bld_oom(b);
+  return hlx_bld_results_value(b, op, out_value);
+}
+
 hlx_status_t hlx_builder_all_gather(hlx_builder_t* b, uint32_t operand,
                                     int64_t all_gather_dimension,
                                     int64_t shard_count,
                                     const int64_t* replica_groups,
                                     int32_t num_groups, int32_t group_size,
                                     int64_t channel_id, uint32_t* out_value) {
-  static const char kOp[] = "all_gather";
+  return hlx_builder_all_gather_variadic(b, &operand, 1, all_gather_dimension,
+                                         shard_count, replica_groups,
+                                         num_groups, group_size, channel_id,
+                                         out_value);
+}
+
+/* StableHLO's reduce_scatter takes one operand, so XLA's tuple form
+ * becomes one reduce_scatter per operand (each reduces and scatters its
+ * element independently, which is what the tuple form means). */
+hlx_status_t hlx_builder_reduce_scatter_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    const hlx_computation_t* computation, int64_t scatter_dimension,
+    int64_t shard_count, const int64_t* replica_groups, int32_t num_groups,
+    int32_t group_size, int64_t channel_id, uint32_t* out_value) {
+  static const char kOp[] = "reduce_scatter";
   BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  const hlx_type_t* t = x->type;
-  HLX_RETURN_IF_ERROR(check_dim(b, kOp, "all_gather_dimension",
-                                all_gather_dimension, t->rank));
-  HLX_RETURN_IF_ERROR(check_count(b, kOp, "shard_count", shard_count,
-                                  num_groups, group_size));
-  int64_t dims[HLX_MAX_RANK];
-  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-  dims[all_gather_dimension] *= shard_count;
-  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
-  if (!rt) return hlx_bld_oom(b);
-  named_t attrs[3] = {
-      {"all_gather_dim", hlx_bld_attr_int(b, all_gather_dimension, HLX_DTYPE_S64)}};
-  int32_t na = 1;
-  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
-                                  group_size, channel_id, "replica_groups",
-                                  attrs, &na));
-  return hlx_bld_emit1(b, HLX_OP_ALL_GATHER, &x, 1, rt, attrs, na, NULL,
-                       out_value);
+  hlx_value_t* vs[64];
+  hlx_type_t* rts[64];
+  shard_rule_t rule = {"scatter_dimension", scatter_dimension, NULL, -1,
+                       "shard_count", shard_count};
+  HLX_RETURN_IF_ERROR(sharded_types(b, kOp, operands, n, &rule, num_groups,
+                                    group_size, vs, rts));
+  HLX_RETURN_IF_ERROR(same_type_reducer(b, kOp, vs, n, computation));
+  uint32_t ids[64];
+  for (int32_t i = 0; i < n; i++) {
+    named_t attrs[3] = {{"scatter_dimension", hlx_bld_attr_int(
+                             b, scatter_dimension, HLX_DTYPE_S64)}};
+    int32_t na = 1;
+    HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
+                                    group_size, channel_id, "replica_groups",
+                                    attrs, &na));
+    hlx_value_t* r = NULL;
+    HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_REDUCE_SCATTER, &vs[i], 1,
+                                      rts[i], attrs, na, &r, &ids[i]));
+    HLX_RETURN_IF_ERROR(
+        hlx_bld_attach_regions(b, r->def, &computation, NULL, 1));
+  }
+  if (n == 1) {
+    *out_value = ids[0];
+    return NULL;
+  }
+  return hlx_builder_tuple(b, ids, n, out_value);
 }
 
 hlx_status_t hlx_builder_reduce_scatter(hlx_builder_t* b, uint32_t operand,
@@ -190,37 +297,34 @@ hlx_status_t hlx_builder_reduce_scatter(hlx_builder_t* b, uint32_t operand,
                                         int32_t num_groups, int32_t group_size,
                                         int64_t channel_id,
                                         uint32_t* out_value) {
-  static const char kOp[] = "reduce_scatter";
+  return hlx_builder_reduce_scatter_variadic(
+      b, &operand, 1, computation, scatter_dimension, shard_count,
+      replica_groups, num_groups, group_size, channel_id, out_value);
+}
+
+hlx_status_t hlx_builder_all_to_all_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    int64_t split_dimension, int64_t concat_dimension, int64_t split_count,
+    const int64_t* replica_groups, int32_t num_groups, int32_t group_size,
+    uint32_t* out_value) {
+  static const char kOp[] = "all_to_all";
   BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  const hlx_type_t* t = x->type;
-  HLX_RETURN_IF_ERROR(hlx_bld_check_scalar_computation(
-      b, kOp, "computation", computation, 2, t->dtype, 1, t->dtype));
-  HLX_RETURN_IF_ERROR(
-      check_dim(b, kOp, "scatter_dimension", scatter_dimension, t->rank));
-  HLX_RETURN_IF_ERROR(check_count(b, kOp, "shard_count", shard_count,
-                                  num_groups, group_size));
-  if (t->dims[scatter_dimension] % shard_count != 0)
-    return hlx_bld_fail(b, kOp, "scatter dimension size %lld is not a multiple "
-                        "of shard_count %lld",
-                        (long long)t->dims[scatter_dimension],
-                        (long long)shard_count);
-  int64_t dims[HLX_MAX_RANK];
-  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-  dims[scatter_dimension] /= shard_count;
-  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
-  if (!rt) return hlx_bld_oom(b);
-  named_t attrs[3] = {
-      {"scatter_dimension", hlx_bld_attr_int(b, scatter_dimension, HLX_DTYPE_S64)}};
-  int32_t na = 1;
+  hlx_value_t* vs[64];
+  hlx_type_t* rts[64];
+  shard_rule_t rule = {"split_dimension", split_dimension, "concat_dimension",
+                       concat_dimension, "split_count", split_count};
+  HLX_RETURN_IF_ERROR(sharded_types(b, kOp, operands, n, &rule, num_groups,
+                                    group_size, vs, rts));
+  named_t attrs[4] = {
+      {"split_dimension", hlx_bld_attr_int(b, split_dimension, HLX_DTYPE_S64)},
+      {"concat_dimension", hlx_bld_attr_int(b, concat_dimension, HLX_DTYPE_S64)},
+      {"split_count", hlx_bld_attr_int(b, split_count, HLX_DTYPE_S64)}};
+  int32_t na = 3;
   HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
-                                  group_size, channel_id, "replica_groups",
-                                  attrs, &na));
-  hlx_value_t* r = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_emit1(b, HLX_OP_REDUCE_SCATTER, &x, 1, rt, attrs,
-                                    na, &r, out_value));
-  return hlx_bld_attach_regions(b, r->def, &computation, NULL, 1);
+                                  group_size, 0, "replica_groups", attrs, &na));
+  hlx_op_t* op = hlx_bld_emit(b, HLX_OP_ALL_TO_ALL, vs, n, rts, n, attrs, na);
+  if (!op) return hlx_bld_oom(b);
+  return hlx_bld_results_value(b, op, out_value);
 }
 
 hlx_status_t hlx_builder_all_to_all(hlx_builder_t* b, uint32_t operand,
@@ -230,37 +334,10 @@ hlx_status_t hlx_builder_all_to_all(hlx_builder_t* b, uint32_t operand,
                                     const int64_t* replica_groups,
                                     int32_t num_groups, int32_t group_size,
                                     uint32_t* out_value) {
-  static const char kOp[] = "all_to_all";
-  BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  const hlx_type_t* t = x->type;
-  HLX_RETURN_IF_ERROR(
-      check_dim(b, kOp, "split_dimension", split_dimension, t->rank));
-  HLX_RETURN_IF_ERROR(
-      check_dim(b, kOp, "concat_dimension", concat_dimension, t->rank));
-  HLX_RETURN_IF_ERROR(check_count(b, kOp, "split_count", split_count,
-                                  num_groups, group_size));
-  if (t->dims[split_dimension] % split_count != 0)
-    return hlx_bld_fail(b, kOp, "split dimension size %lld is not a multiple "
-                        "of split_count %lld",
-                        (long long)t->dims[split_dimension],
-                        (long long)split_count);
-  int64_t dims[HLX_MAX_RANK];
-  memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-  dims[split_dimension] /= split_count;
-  dims[concat_dimension] *= split_count;
-  hlx_type_t* rt = hlx_bld_tensor_type(&b->module->arena, t->dtype, t->rank, dims);
-  if (!rt) return hlx_bld_oom(b);
-  named_t attrs[4] = {
-      {"split_dimension", hlx_bld_attr_int(b, split_dimension, HLX_DTYPE_S64)},
-      {"concat_dimension", hlx_bld_attr_int(b, concat_dimension, HLX_DTYPE_S64)},
-      {"split_count", hlx_bld_attr_int(b, split_count, HLX_DTYPE_S64)}};
-  int32_t na = 3;
-  HLX_RETURN_IF_ERROR(group_attrs(b, kOp, replica_groups, num_groups,
-                                  group_size, 0, "replica_groups", attrs, &na));
-  return hlx_bld_emit1(b, HLX_OP_ALL_TO_ALL, &x, 1, rt, attrs, na, NULL,
-                       out_value);
+  return hlx_builder_all_to_all_variadic(b, &operand, 1, split_dimension,
+                                         concat_dimension, split_count,
+                                         replica_groups, num_groups,
+                                         group_size, out_value);
 }
 
 hlx_status_t hlx_builder_collective_permute(hlx_builder_t* b, uint32_t operand,

@@ -309,6 +309,27 @@ hlx_status_t hlx_builder_all_to_all(hlx_builder_t* b, uint32_t operand,
                                     const int64_t* replica_groups,
                                     int32_t num_groups, int32_t group_size,
                                     uint32_t* out_value);
+/* Tuple forms of AllGather, ReduceScatter and AllToAll: n (1..64)
+ * operands, each treated as by the single-operand call (rank and
+ * dimension rules hold for every operand; ReduceScatter's operands share
+ * the computation's element type). n == 1: that result; n > 1: a tuple.
+ * all_gather and all_to_all are one StableHLO op with n operands;
+ * reduce_scatter (single-operand in StableHLO) is one op per operand. */
+hlx_status_t hlx_builder_all_gather_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    int64_t all_gather_dimension, int64_t shard_count,
+    const int64_t* replica_groups, int32_t num_groups, int32_t group_size,
+    int64_t channel_id, uint32_t* out_value);
+hlx_status_t hlx_builder_reduce_scatter_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    const hlx_computation_t* computation, int64_t scatter_dimension,
+    int64_t shard_count, const int64_t* replica_groups, int32_t num_groups,
+    int32_t group_size, int64_t channel_id, uint32_t* out_value);
+hlx_status_t hlx_builder_all_to_all_variadic(
+    hlx_builder_t* b, const uint32_t* operands, int32_t n,
+    int64_t split_dimension, int64_t concat_dimension, int64_t split_count,
+    const int64_t* replica_groups, int32_t num_groups, int32_t group_size,
+    uint32_t* out_value);
 /* XLA CollectivePermute: num_pairs (source, target) pairs, row-major;
  * processes that are no pair's target get zeros. */
 hlx_status_t hlx_builder_collective_permute(hlx_builder_t* b, uint32_t operand,

@@ -121,6 +121,88 @@ TEST(BuilderCollective, AllToAllExample) {
   }
 }
 
+// Runs p (two i32 params [2, k] per replica) on 2 replicas; returns the
+// 2 x 2 result buffers' values, replica-major.
+std::vector<std::vector<int32_t>> TwoByTwo(
+    hlx_program_t* p, std::vector<int64_t> dims,
+    const std::vector<std::vector<int32_t>>& in) {
+  std::vector<hlx_buffer_t*> params;
+  for (const auto& v : in) params.push_back(Buf(I32(), dims, v.data()));
+  std::vector<std::vector<int32_t>> res;
+  for (hlx_buffer_t* b : RunAll(p, params, 2)) res.push_back(Values<int32_t>(b));
+  return res;
+}
+
+// The spec's all_gather example (two operands, all_gather_dim 1, 2
+// replicas) through the tuple form.
+TEST(BuilderCollective, AllGatherVariadicSpecExample) {
+  Builder bb;
+  uint32_t x = bb.Param(0, I32(), {2, 2}), y = bb.Param(1, I32(), {2, 2}), t;
+  uint32_t ops[2] = {x, y};
+  int64_t groups[2] = {0, 1};
+  BOK(hlx_builder_all_gather_variadic(bb.b, ops, 2, 1, 2, groups, 1, 2, 0, &t));
+  uint32_t r0 = bb.Gte(t, 0), r1 = bb.Gte(t, 1);
+  EXPECT_EQ(Dims(bb.b, r0), (std::vector<int64_t>{2, 4}));
+  hlx_program_t* p = bb.Program({r0, r1});
+  ExpectPrintParses(p);
+  auto got = TwoByTwo(p, {2, 2}, {{1, 2, 3, 4}, {11, 12, 13, 14},
+                                  {5, 6, 7, 8}, {15, 16, 17, 18}});
+  ASSERT_EQ(got.size(), 4u);
+  for (int r = 0; r < 2; r++) {
+    EXPECT_EQ(got[2 * r], (std::vector<int32_t>{1, 2, 5, 6, 3, 4, 7, 8}));
+    EXPECT_EQ(got[2 * r + 1],
+              (std::vector<int32_t>{11, 12, 15, 16, 13, 14, 17, 18}));
+  }
+}
+
+// The spec's all_to_all example (two operands, split 1, concat 0).
+TEST(BuilderCollective, AllToAllVariadicSpecExample) {
+  Builder bb;
+  uint32_t x = bb.Param(0, I32(), {2, 4}), y = bb.Param(1, I32(), {2, 4}), t;
+  uint32_t ops[2] = {x, y};
+  BOK(hlx_builder_all_to_all_variadic(bb.b, ops, 2, 1, 0, 2, nullptr, 0, 0, &t));
+  uint32_t r0 = bb.Gte(t, 0), r1 = bb.Gte(t, 1);
+  EXPECT_EQ(Dims(bb.b, r1), (std::vector<int64_t>{4, 2}));
+  hlx_program_t* p = bb.Program({r0, r1});
+  ExpectPrintParses(p);
+  auto got = TwoByTwo(p, {2, 4},
+                      {{1, 2, 3, 4, 5, 6, 7, 8},
+                       {17, 18, 19, 20, 21, 22, 23, 24},
+                       {9, 10, 11, 12, 13, 14, 15, 16},
+                       {25, 26, 27, 28, 29, 30, 31, 32}});
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0], (std::vector<int32_t>{1, 2, 5, 6, 9, 10, 13, 14}));
+  EXPECT_EQ(got[2], (std::vector<int32_t>{3, 4, 7, 8, 11, 12, 15, 16}));
+  EXPECT_EQ(got[1], (std::vector<int32_t>{17, 18, 21, 22, 25, 26, 29, 30}));
+  EXPECT_EQ(got[3], (std::vector<int32_t>{19, 20, 23, 24, 27, 28, 31, 32}));
+}
+
+// XLA text: "When operand is a tuple of arrays, the reduce-scatter is
+// performed on each element of the tuple": the example's [1.0, 2.25] /
+// [3.0, 5.25] next to a second operand of another shape, over 2 replicas.
+TEST(BuilderCollective, ReduceScatterVariadic) {
+  Comp add(BinaryComputation(HLX_BINARY_ADD, F32()));
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), y = bb.Param(1, F32(), {2, 4}), t;
+  uint32_t ops[2] = {x, y};
+  BOK(hlx_builder_reduce_scatter_variadic(bb.b, ops, 2, add.get(), 0, 2,
+                                          nullptr, 0, 0, 3, &t));
+  uint32_t r0 = bb.Gte(t, 0), r1 = bb.Gte(t, 1);
+  EXPECT_EQ(Dims(bb.b, r1), (std::vector<int64_t>{1, 4}));
+  hlx_program_t* p = bb.Program({r0, r1});
+  ExpectPrintParses(p);
+  float a0[2] = {1.0f, 2.25f}, a1[2] = {3.0f, 5.25f};
+  float b0[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b1[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  std::vector<hlx_buffer_t*> out =
+      RunAll(p, {Buf(F32(), {2}, a0), Buf(F32(), {2, 4}, b0),
+                 Buf(F32(), {2}, a1), Buf(F32(), {2, 4}, b1)}, 2);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{4.0f}));
+  EXPECT_EQ(Values<float>(out[1]), (std::vector<float>{11, 22, 33, 44}));
+  EXPECT_EQ(Values<float>(out[2]), (std::vector<float>{7.5f}));
+  EXPECT_EQ(Values<float>(out[3]), (std::vector<float>{55, 66, 77, 88}));
+}
+
 TEST(BuilderCollective, CollectivePermuteAndReplicaId) {
   Builder bb;
   uint32_t x = bb.Param(0, F32(), {1}), r, id, idf, sum;
@@ -186,13 +268,39 @@ TEST(BuilderCollectiveErrors, EachRuleIsLatched) {
   }, "all_gather: shard_count 0 must be >= 1");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_reduce_scatter(bb.b, x, add.get(), 1, 4, nullptr, 0, 0, 0, o);
-  }, "reduce_scatter: scatter dimension size 6 is not a multiple of shard_count 4");
+  }, "reduce_scatter: scatter_dimension size 6 of operand 0 is not a multiple of shard_count 4");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_all_to_all(bb.b, x, 1, 0, 4, nullptr, 0, 0, o);
-  }, "all_to_all: split dimension size 6 is not a multiple of split_count 4");
+  }, "all_to_all: split_dimension size 6 of operand 0 is not a multiple of split_count 4");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_all_to_all(bb.b, x, 0, 3, 2, nullptr, 0, 0, o);
   }, "all_to_all: concat_dimension 3 is out of range for rank 2");
+  // Tuple forms: every operand obeys the rules; operand counts 1..64.
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, bb.F({3}, {1, 2, 3})};
+    return hlx_builder_all_gather_variadic(bb.b, ops, 2, 1, 2, nullptr, 0, 0, 0, o);
+  }, "all_gather: all_gather_dimension 1 is out of range for rank 1");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_all_gather_variadic(bb.b, &x, 0, 0, 2, nullptr, 0, 0, 0, o);
+  }, "all_gather: needs 1 to 64 operands, got 0");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, bb.I({4, 6}, std::vector<int32_t>(24, 1))};
+    return hlx_builder_reduce_scatter_variadic(bb.b, ops, 2, add.get(), 0, 2,
+                                               nullptr, 0, 0, 0, o);
+  }, "reduce_scatter: operand 1 has element type i32, operand 0 f32");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, bb.F({3, 2}, {1, 2, 3, 4, 5, 6})};
+    return hlx_builder_reduce_scatter_variadic(bb.b, ops, 2, add.get(), 0, 2,
+                                               nullptr, 0, 0, 0, o);
+  }, "reduce_scatter: scatter_dimension size 3 of operand 1 is not a multiple of shard_count 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, bb.F({4, 3}, std::vector<float>(12, 1))};
+    return hlx_builder_all_to_all_variadic(bb.b, ops, 2, 1, 0, 2, nullptr, 0, 0, o);
+  }, "all_to_all: split_dimension size 3 of operand 1 is not a multiple of split_count 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    uint32_t ops[2] = {x, 999};
+    return hlx_builder_all_to_all_variadic(bb.b, ops, 2, 1, 0, 2, nullptr, 0, 0, o);
+  }, "all_to_all: operand 1");
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     int64_t pairs[4] = {0, 1, 0, 2};
     return hlx_builder_collective_permute(bb.b, x, pairs, 2, 0, o);
