@@ -61,15 +61,18 @@ struct Builder {
     BOK(hlx_builder_constant_scalar(b, t, v, &id));
     return id;
   }
-  uint32_t Param(int32_t i, hlx_element_type_t t, std::vector<int64_t> dims) {
+  uint32_t Param(int32_t i, hlx_element_type_t t, std::vector<int64_t> dims,
+                 const char* name = nullptr) {
     hlx_tensor_desc_t d = Desc(t, dims);
     uint32_t id = HLX_BUILDER_NO_VALUE;
-    BOK(hlx_builder_parameter(b, i, &d, nullptr, &id));
+    BOK(hlx_builder_parameter(b, i, &d, name, &id));
     return id;
   }
-  uint32_t Bin(hlx_binary_op_t op, uint32_t l, uint32_t r) {
+  // bd: XLA broadcast_dimensions (empty: none).
+  uint32_t Bin(hlx_binary_op_t op, uint32_t l, uint32_t r,
+               std::vector<int64_t> bd = {}) {
     uint32_t id = HLX_BUILDER_NO_VALUE;
-    BOK(hlx_builder_binary(b, op, l, r, nullptr, 0, &id));
+    BOK(hlx_builder_binary(b, op, l, r, bd.data(), (int32_t)bd.size(), &id));
     return id;
   }
   uint32_t Cmp(hlx_comparison_direction_t d, uint32_t l, uint32_t r) {
@@ -123,11 +126,16 @@ inline hlx_buffer_t* Buf(hlx_element_type_t t, std::vector<int64_t> dims,
   return b;
 }
 
-// Compiles (num_replicas processes) and runs p; takes the program and the
-// params; returns the result buffers (caller destroys; empty on error).
-inline std::vector<hlx_buffer_t*> RunAll(hlx_program_t* p,
-                                      std::vector<hlx_buffer_t*> params = {},
-                                      int32_t num_replicas = 1) {
+inline hlx_buffer_t* BufF(std::vector<int64_t> dims,
+                          const std::vector<float>& v) {
+  return Buf(F32(), dims, v.data());
+}
+
+// Compiles (num_replicas processes) and runs p; takes the params (not the
+// program); returns the result buffers (caller destroys; empty on error).
+inline std::vector<hlx_buffer_t*> RunKeep(
+    const hlx_program_t* p, std::vector<hlx_buffer_t*> params = {},
+    int32_t num_replicas = 1) {
   std::vector<hlx_buffer_t*> out;
   if (!p) return out;
   hlx_compile_options_t o;
@@ -152,6 +160,14 @@ inline std::vector<hlx_buffer_t*> RunAll(hlx_program_t* p,
     hlx_executable_destroy(e);
   }
   for (hlx_buffer_t* b : params) hlx_buffer_destroy(b);
+  return out;
+}
+
+// RunKeep, then destroys the program too.
+inline std::vector<hlx_buffer_t*> RunAll(hlx_program_t* p,
+                                         std::vector<hlx_buffer_t*> params = {},
+                                         int32_t num_replicas = 1) {
+  std::vector<hlx_buffer_t*> out = RunKeep(p, params, num_replicas);
   hlx_program_destroy(p);
   return out;
 }
