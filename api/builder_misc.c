@@ -286,6 +286,45 @@ hlx_status_t hlx_builder_get_dimension_size(hlx_builder_t* b,
                        out_value);
 }
 
+/* hlx shapes are static: a size known to equal the static dimension (a
+ * constant) is the identity; any other size would make the dimension
+ * dynamic, which hlx does not model, so it is an error rather than a
+ * silently wrong result. */
+hlx_status_t hlx_builder_set_dimension_size(hlx_builder_t* b, uint32_t operand,
+                                            uint32_t size, int64_t dimension,
+                                            uint32_t* out_value) {
+  static const char kOp[] = "set_dimension_size";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  hlx_value_t* s = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "size", size, &s));
+  if (dimension < 0 || dimension >= x->type->rank)
+    return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
+                        (long long)dimension, (int)x->type->rank);
+  if (s->type->dtype != HLX_DTYPE_S32 || s->type->rank != 0)
+    return hlx_bld_fail(b, kOp, "size must be an s32[] (XLA: int32), not "
+                        "a rank-%d %s", (int)s->type->rank,
+                        hlx_dtype_name(s->type->dtype));
+  int64_t static_size = x->type->dims[dimension];
+  const hlx_attr_t* v = s->def && s->def->code == HLX_OP_CONSTANT
+                            ? hlx_op_attr(s->def, "value")
+                            : NULL;
+  if (!v || v->kind != HLX_ATTR_DENSE || v->dense_bytes != sizeof(int32_t))
+    return hlx_bld_fail(b, kOp, "dynamic dimensions are not supported: size "
+                        "must be a constant equal to dimension %lld's static "
+                        "size %lld, not a value computed at run time",
+                        (long long)dimension, (long long)static_size);
+  int32_t n;
+  memcpy(&n, v->dense, sizeof n);
+  if (n != static_size)
+    return hlx_bld_fail(b, kOp, "dynamic dimensions are not supported: size "
+                        "%d differs from dimension %lld's static size %lld",
+                        (int)n, (long long)dimension, (long long)static_size);
+  *out_value = operand;
+  return NULL;
+}
+
 hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,
                                               const uint32_t* operands,
                                               int32_t n, uint32_t* out_value) {

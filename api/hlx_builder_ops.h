@@ -251,6 +251,15 @@ hlx_status_t hlx_builder_get_dimension_size(hlx_builder_t* b,
                                             uint32_t operand,
                                             int64_t dimension,
                                             uint32_t* out_value);
+/* XLA SetDimensionSize: size is an s32[] value. hlx shapes are static,
+ * so only the static-shape case is supported: when size is a constant
+ * equal to the dimension's static size, the result is the operand itself
+ * (*out_value = operand). Any other size (a different constant, or a
+ * value computed at run time) would make the dimension dynamic and fails
+ * with "dynamic dimensions are not supported". */
+hlx_status_t hlx_builder_set_dimension_size(hlx_builder_t* b, uint32_t operand,
+                                            uint32_t size, int64_t dimension,
+                                            uint32_t* out_value);
 /* XLA OptimizationBarrier: the values unchanged (n == 1: that value;
  * n > 1: a tuple); nothing moves across it. */
 hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,

@@ -239,6 +239,49 @@ TEST(BuilderGetDimensionSize, IsAnS32Scalar) {
             (std::vector<int32_t>{7}));
 }
 
+// XLA text: set_dimension_size(v, ten, 0) on f32[10] keeps the static
+// shape; with size = the static size nothing is padded, so the sum is
+// 1 + ... + 10 and GetDimensionSize gives 10.
+TEST(BuilderSetDimensionSize, StaticSizeIsTheIdentity) {
+  Builder bb;
+  std::vector<float> v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  uint32_t x = bb.F({10}, v), ten = bb.Scalar(I32(), 10), r, sum, n;
+  BOK(hlx_builder_set_dimension_size(bb.b, x, ten, 0, &r));
+  EXPECT_EQ(r, x);
+  EXPECT_EQ(Dims(bb.b, r), (std::vector<int64_t>{10}));
+  hlx_computation_t* add = BinaryComputation(HLX_BINARY_ADD, F32());
+  int64_t d0 = 0;
+  BOK(hlx_builder_reduce(bb.b, r, bb.Scalar(F32(), 0), add, &d0, 1, &sum));
+  hlx_computation_destroy(add);
+  BOK(hlx_builder_get_dimension_size(bb.b, r, 0, &n));
+  std::vector<hlx_buffer_t*> out = RunAll(bb.Program({sum, n}));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{55}));
+  EXPECT_EQ(Values<int32_t>(out[1]), (std::vector<int32_t>{10}));
+}
+
+// XLA text: set_dimension_size(v, five, 0) makes dimension 0 dynamic
+// (later reductions would sum only 1..5); hlx has static shapes only, so
+// that is a clear error, as is a size computed at run time.
+TEST(BuilderSetDimensionSize, DynamicSizesAreRejected) {
+  {
+    Builder bb;
+    uint32_t x = bb.F({10}, std::vector<float>(10, 1)), r;
+    ExpectLatched(bb, hlx_builder_set_dimension_size(
+                          bb.b, x, bb.Scalar(I32(), 5), 0, &r),
+                  "set_dimension_size: dynamic dimensions are not supported: "
+                  "size 5 differs from dimension 0's static size 10");
+  }
+  {
+    Builder bb;
+    uint32_t x = bb.Param(0, F32(), {10}), n = bb.Param(1, I32(), {}), r;
+    ExpectLatched(bb, hlx_builder_set_dimension_size(bb.b, x, n, 0, &r),
+                  "set_dimension_size: dynamic dimensions are not supported: "
+                  "size must be a constant equal to dimension 0's static "
+                  "size 10, not a value computed at run time");
+  }
+}
+
 TEST(BuilderOptimizationBarrier, PassesValuesThrough) {
   Builder bb;
   uint32_t ops[2] = {bb.F({2}, {1, 2}), bb.I({1}, {7})}, t, one;
@@ -366,6 +409,12 @@ TEST(BuilderMiscErrors, EachRuleIsLatched) {
   check([&](Builder& bb, uint32_t x, uint32_t* o) {
     return hlx_builder_get_dimension_size(bb.b, x, 2, o);
   }, "get_dimension_size: dimension 2 is out of range for rank 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_set_dimension_size(bb.b, x, bb.Scalar(I32(), 4), 2, o);
+  }, "set_dimension_size: dimension 2 is out of range for rank 2");
+  check([&](Builder& bb, uint32_t x, uint32_t* o) {
+    return hlx_builder_set_dimension_size(bb.b, x, bb.F({}, {4}), 0, o);
+  }, "set_dimension_size: size must be an s32[] (XLA: int32), not a rank-0 f32");
   check([&](Builder& bb, uint32_t, uint32_t* o) {
     return hlx_builder_optimization_barrier(bb.b, nullptr, 0, o);
   }, "optimization_barrier: needs 1 to 64 operands, got 0");
