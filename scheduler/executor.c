@@ -12,8 +12,9 @@
  * pools, chains, tiny plans, replica processes) execute tasks in program
  * order on the caller. Concurrent runs: the caller queues the DAG's roots on
  * the pool; a thread that finishes a task decrements its successors'
- * counters, runs the first that becomes ready itself and queues the rest;
- * the caller helps until the last task is done. The first failing task in
+ * counters, runs the first that becomes ready itself and queues the rest
+ * on its own deque (locality; idle threads steal them, see pool.h); the
+ * caller helps until the last task is done. The first failing task in
  * program order decides the status; later tasks are skipped (their counters
  * still drain so the run ends cleanly). */
 #include <stdatomic.h>
@@ -449,6 +450,9 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
   r.err_task = INT32_MAX;
   for (int32_t t = 0; t < p->num_tasks; t++)
     atomic_init(&counters[t], d->indeg[t]);
+  /* The caller gets a deque of its own: the successors it readies stay
+   * with it, the worker steals them in batches. */
+  hlx_pool_attach(r.pool);
   /* Queue every root but the first, which the caller runs. */
   enum { kBatch = 32 };
   hlx_pool_item_t batch[kBatch];
@@ -463,6 +467,7 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
   }
   if (d->num_roots > 0) run_item(&r, d->roots[0]);
   hlx_pool_wait(r.pool, run_done, &r);
+  hlx_pool_detach(r.pool);
   return r.err;
 }
 

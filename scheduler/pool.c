@@ -17,25 +17,60 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-struct hlx_pool_t {
-  pthread_mutex_t mu;
-  pthread_cond_t cv; /* parked workers and waiting callers */
+enum {
+  /* Deques for threads outside the pool (run callers) that attach; more
+   * concurrent callers than this share the injector deque. */
+  kExternalDeques = 8,
+  /* Most items a thief takes from one victim at once (half of them). */
+  kMaxSteal = 32,
+  kMaxCpus = 4096,
+};
+
+/* A ring of items under its own mutex. The owner pushes and pops at the
+ * bottom (newest first: the successors it just readied, still in its
+ * cache); thieves take the oldest at the top. */
+typedef struct deque_t {
+  _Alignas(64) pthread_mutex_t mu;
   hlx_pool_item_t* ring;
   size_t cap, head, count; /* guarded by mu */
-  atomic_size_t pending;   /* == count; read without the lock to spin */
-  int num_sleeping;        /* guarded by mu */
-  bool stop;               /* guarded by mu */
+  atomic_size_t size;      /* == count; read without the lock */
+  atomic_int owned;        /* external deques: 1 while a caller holds it */
+} deque_t;
+
+struct hlx_pool_t {
+  /* Parking: one mutex and condition variable for idle threads and for
+   * callers waiting on a condition (hlx_pool_notify). */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  atomic_int num_sleeping;
+  bool stop; /* guarded by mu */
   int num_workers;
+  /* [0, num_workers): workers; then kExternalDeques for attached callers;
+   * the last is the injector, for pushes from unattached threads. */
+  int num_deques;
+  deque_t* deques;
   pthread_t* threads;
   int spin;
   int num_cores;
+  int num_numa;
+  int* cpus; /* OS indices workers bind to (cpu list), or NULL */
+  int num_cpus;
   char warning[256];
+  char topology[512];
   hwloc_topology_t topo;
   bool have_topo;
   bool pin;
   int started; /* workers past their binding step (guarded by mu) */
   hlx_parallel_t parallel;
 };
+
+/* The deque the current thread pushes to and pops first, per pool. */
+typedef struct self_t {
+  hlx_pool_t* pool;
+  int dq;
+  int attach_depth; /* nested attaches of an external caller */
+} self_t;
+static _Thread_local self_t t_self;
 
 typedef struct worker_arg_t {
   hlx_pool_t* pool;
@@ -48,122 +83,257 @@ void hlx_pool_options_init(hlx_pool_options_t* o) {
   o->spin_iterations = 2000;
 }
 
-/* ---- queue --------------------------------------------------------------- */
+/* ---- deques -------------------------------------------------------------- */
 
-static bool grow_locked(hlx_pool_t* p, size_t need) {
-  if (p->count + need <= p->cap) return true;
-  size_t cap = p->cap ? p->cap : 64;
-  while (cap < p->count + need) cap *= 2;
+static int injector(const hlx_pool_t* p) { return p->num_deques - 1; }
+
+static int my_deque(const hlx_pool_t* p) {
+  return t_self.pool == p ? t_self.dq : injector(p);
+}
+
+static bool grow_locked(deque_t* q, size_t need) {
+  if (q->count + need <= q->cap) return true;
+  size_t cap = q->cap ? q->cap : 64;
+  while (cap < q->count + need) cap *= 2;
   hlx_pool_item_t* r = malloc(cap * sizeof(*r));
   if (!r) return false;
-  for (size_t k = 0; k < p->count; k++)
-    r[k] = p->ring[(p->head + k) % p->cap];
-  free(p->ring);
-  p->ring = r;
-  p->cap = cap;
-  p->head = 0;
+  for (size_t k = 0; k < q->count; k++) r[k] = q->ring[(q->head + k) % q->cap];
+  free(q->ring);
+  q->ring = r;
+  q->cap = cap;
+  q->head = 0;
   return true;
 }
 
-bool hlx_pool_push(hlx_pool_t* p, const hlx_pool_item_t* items, size_t n) {
-  if (n == 0) return true;
-  pthread_mutex_lock(&p->mu);
-  if (!grow_locked(p, n)) {
-    pthread_mutex_unlock(&p->mu);
+static bool deque_push(deque_t* q, const hlx_pool_item_t* items, size_t n) {
+  pthread_mutex_lock(&q->mu);
+  if (!grow_locked(q, n)) {
+    pthread_mutex_unlock(&q->mu);
     return false;
   }
   for (size_t k = 0; k < n; k++)
-    p->ring[(p->head + p->count + k) % p->cap] = items[k];
-  p->count += n;
-  atomic_store_explicit(&p->pending, p->count, memory_order_release);
-  if (p->num_sleeping > 0) {
-    if ((size_t)p->num_sleeping <= n)
+    q->ring[(q->head + q->count + k) % q->cap] = items[k];
+  q->count += n;
+  atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
+  pthread_mutex_unlock(&q->mu);
+  return true;
+}
+
+static void job_popped_locked(hlx_pool_item_t* it);
+static bool is_job_item(const hlx_pool_item_t* it);
+
+/* The owner's end: the newest item. */
+static bool deque_pop(deque_t* q, hlx_pool_item_t* out) {
+  if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) return false;
+  pthread_mutex_lock(&q->mu);
+  bool ok = q->count > 0;
+  if (ok) {
+    q->count--;
+    *out = q->ring[(q->head + q->count) % q->cap];
+    atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
+    job_popped_locked(out);
+  }
+  pthread_mutex_unlock(&q->mu);
+  return ok;
+}
+
+/* The thieves' end: up to `max` of the oldest items, at least one when the
+ * deque is not empty. */
+static size_t deque_steal(deque_t* q, hlx_pool_item_t* out, size_t max) {
+  if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) return 0;
+  pthread_mutex_lock(&q->mu);
+  size_t n = (q->count + 1) / 2;
+  if (n > max) n = max;
+  /* parallel_for helpers are only taken to be run (the first item): one
+   * moved to the thief's deque would be out of reach of job_remove_items
+   * while in transit. */
+  size_t k = 0;
+  for (; k < n; k++) {
+    hlx_pool_item_t it = q->ring[q->head];
+    if (k > 0 && is_job_item(&it)) break;
+    out[k] = it;
+    q->head = (q->head + 1) % q->cap;
+    job_popped_locked(&out[k]);
+  }
+  n = k;
+  q->count -= n;
+  atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
+  pthread_mutex_unlock(&q->mu);
+  return n;
+}
+
+static bool any_work(hlx_pool_t* p) {
+  for (int d = 0; d < p->num_deques; d++)
+    if (atomic_load_explicit(&p->deques[d].size, memory_order_relaxed))
+      return true;
+  return false;
+}
+
+/* Wakes up to n parked threads after work was queued. The fence pairs
+ * with the one in park(): either the pusher sees the sleeper counted, or
+ * the sleeper sees the queued work. */
+static void wake(hlx_pool_t* p, size_t n) {
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&p->num_sleeping, memory_order_relaxed) == 0)
+    return;
+  pthread_mutex_lock(&p->mu);
+  int sleeping = atomic_load_explicit(&p->num_sleeping, memory_order_relaxed);
+  if (sleeping > 0) {
+    if ((size_t)sleeping <= n)
       pthread_cond_broadcast(&p->cv);
     else
       for (size_t k = 0; k < n; k++) pthread_cond_signal(&p->cv);
   }
   pthread_mutex_unlock(&p->mu);
+}
+
+bool hlx_pool_push(hlx_pool_t* p, const hlx_pool_item_t* items, size_t n) {
+  if (n == 0) return true;
+  if (!deque_push(&p->deques[my_deque(p)], items, n)) return false;
+  wake(p, n);
   return true;
 }
 
-static void job_popped_locked(hlx_pool_item_t* it);
-
-static bool pop_locked(hlx_pool_t* p, hlx_pool_item_t* out) {
-  if (p->count == 0) return false;
-  *out = p->ring[p->head];
-  p->head = (p->head + 1) % p->cap;
-  p->count--;
-  atomic_store_explicit(&p->pending, p->count, memory_order_release);
-  job_popped_locked(out);
-  return true;
+/* One item for the calling thread: its own deque's newest, else half of
+ * another deque's oldest (the rest go to its own deque, where other
+ * thieves can still find them). */
+static bool find_work(hlx_pool_t* p, hlx_pool_item_t* out) {
+  int self = my_deque(p);
+  if (deque_pop(&p->deques[self], out)) return true;
+  hlx_pool_item_t got[kMaxSteal];
+  /* Unattached threads take one item at a time: they have no deque of
+   * their own to keep the rest in. */
+  size_t max = self == injector(p) ? 1 : kMaxSteal;
+  for (int k = 1; k < p->num_deques; k++) {
+    int v = (self + k) % p->num_deques;
+    size_t n = deque_steal(&p->deques[v], got, max);
+    if (n == 0) continue;
+    *out = got[0];
+    if (n > 1) {
+      /* Oldest first in the ring, so the owner's end pops got[1] last. */
+      if (deque_push(&p->deques[self], got + 1, n - 1))
+        wake(p, n - 1);
+      else
+        for (size_t i = 1; i < n; i++) got[i].fn(got[i].a, got[i].i);
+    }
+    return true;
+  }
+  return false;
 }
 
-static bool try_pop(hlx_pool_t* p, hlx_pool_item_t* out) {
-  if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0)
-    return false;
-  pthread_mutex_lock(&p->mu);
-  bool ok = pop_locked(p, out);
-  pthread_mutex_unlock(&p->mu);
-  return ok;
+void hlx_pool_attach(hlx_pool_t* p) {
+  if (!p) return;
+  if (t_self.pool == p) {
+    if (t_self.dq >= p->num_workers) t_self.attach_depth++;
+    return;
+  }
+  if (t_self.pool) return; /* attached to another pool: use the injector */
+  for (int d = p->num_workers; d < injector(p); d++) {
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&p->deques[d].owned, &expected, 1)) {
+      t_self = (self_t){p, d, 1};
+      return;
+    }
+  }
+}
+
+void hlx_pool_detach(hlx_pool_t* p) {
+  if (!p || t_self.pool != p || t_self.dq < p->num_workers) return;
+  if (--t_self.attach_depth > 0) return;
+  /* Items left behind (another run's, readied by a task this caller
+   * helped with) stay stealable; wake a thread to take them. */
+  int d = t_self.dq;
+  t_self = (self_t){NULL, 0, 0};
+  atomic_store(&p->deques[d].owned, 0);
+  if (atomic_load_explicit(&p->deques[d].size, memory_order_relaxed))
+    wake(p, 1);
 }
 
 void hlx_pool_notify(hlx_pool_t* p) {
   pthread_mutex_lock(&p->mu);
-  if (p->num_sleeping) pthread_cond_broadcast(&p->cv);
+  if (atomic_load_explicit(&p->num_sleeping, memory_order_relaxed))
+    pthread_cond_broadcast(&p->cv);
   pthread_mutex_unlock(&p->mu);
+}
+
+/* Spins up to p->spin polls for work or done(arg); true if either shows. */
+static bool spin_briefly(hlx_pool_t* p, bool (*done)(void*), void* arg) {
+  for (int k = 0; k < p->spin; k++) {
+    if (any_work(p) || (done && done(arg))) return true;
+    CPU_RELAX();
+  }
+  return false;
+}
+
+/* Parks until work is queued, done(arg) holds (after hlx_pool_notify) or
+ * the pool stops. Returns whether the pool is stopping. */
+static bool park(hlx_pool_t* p, bool (*done)(void*), void* arg) {
+  pthread_mutex_lock(&p->mu);
+  atomic_fetch_add_explicit(&p->num_sleeping, 1, memory_order_relaxed);
+  atomic_thread_fence(memory_order_seq_cst);
+  bool stop = p->stop;
+  if (!stop && !any_work(p) && !(done && done(arg)))
+    pthread_cond_wait(&p->cv, &p->mu);
+  atomic_fetch_sub_explicit(&p->num_sleeping, 1, memory_order_relaxed);
+  stop = p->stop;
+  pthread_mutex_unlock(&p->mu);
+  return stop;
 }
 
 void hlx_pool_wait(hlx_pool_t* p, bool (*done)(void* arg), void* arg) {
   hlx_pool_item_t it;
   for (;;) {
     if (done(arg)) return;
-    if (try_pop(p, &it)) {
+    if (find_work(p, &it)) {
       it.fn(it.a, it.i);
       continue;
     }
-    int k = 0;
-    for (; k < p->spin; k++) {
-      if (atomic_load_explicit(&p->pending, memory_order_relaxed) ||
-          done(arg))
-        break;
-      CPU_RELAX();
-    }
-    if (k < p->spin) continue;
-    pthread_mutex_lock(&p->mu);
-    bool got = false;
-    while (!done(arg)) {
-      if (pop_locked(p, &it)) {
-        got = true;
-        break;
-      }
-      p->num_sleeping++;
-      pthread_cond_wait(&p->cv, &p->mu);
-      p->num_sleeping--;
-    }
-    pthread_mutex_unlock(&p->mu);
-    if (got) it.fn(it.a, it.i);
+    if (spin_briefly(p, done, arg)) continue;
+    (void)park(p, done, arg);
   }
+}
+
+static void bind_worker(hlx_pool_t* p, int index) {
+  if (!p->pin || !p->have_topo || p->num_cores <= 0) return;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  const char* what = "no such core";
+  int cpu = -1, core = -1;
+  bool ok = false;
+  if (set && p->cpus) {
+    cpu = p->cpus[(index + 1) % p->num_cpus];
+    hwloc_bitmap_only(set, (unsigned)cpu);
+    ok = true;
+  } else if (set) {
+    core = (index + 1) % p->num_cores;
+    hwloc_obj_t obj =
+        hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_CORE, (unsigned)core);
+    if (!obj)
+      obj = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, (unsigned)core);
+    if (obj) {
+      hwloc_bitmap_copy(set, obj->cpuset);
+      ok = true;
+    }
+  }
+  if (ok && hwloc_set_cpubind(p->topo, set, HWLOC_CPUBIND_THREAD) != 0) {
+    ok = false;
+    what = strerror(errno);
+  }
+  hwloc_bitmap_free(set);
+  if (ok) return;
+  pthread_mutex_lock(&p->mu);
+  if (!p->warning[0])
+    snprintf(p->warning, sizeof p->warning,
+             "hlx pool: cannot bind worker %d to %s %d (%s); workers run "
+             "unpinned",
+             index, cpu >= 0 ? "cpu" : "core", cpu >= 0 ? cpu : core, what);
+  pthread_mutex_unlock(&p->mu);
 }
 
 static void* worker_main(void* varg) {
   worker_arg_t* wa = varg;
   hlx_pool_t* p = wa->pool;
-  if (p->pin && p->have_topo && p->num_cores > 0) {
-    int core = (wa->index + 1) % p->num_cores;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_CORE,
-                                            (unsigned)core);
-    if (!obj) obj = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_PU, (unsigned)core);
-    if (!obj ||
-        hwloc_set_cpubind(p->topo, obj->cpuset, HWLOC_CPUBIND_THREAD) != 0) {
-      pthread_mutex_lock(&p->mu);
-      if (!p->warning[0])
-        snprintf(p->warning, sizeof p->warning,
-                 "hlx pool: cannot bind worker %d to core %d (%s); workers "
-                 "run unpinned",
-                 wa->index, core, obj ? strerror(errno) : "no such core");
-      pthread_mutex_unlock(&p->mu);
-    }
-  }
+  t_self = (self_t){p, wa->index, 0};
+  bind_worker(p, wa->index);
   free(wa);
   pthread_mutex_lock(&p->mu);
   p->started++;
@@ -171,34 +341,12 @@ static void* worker_main(void* varg) {
   pthread_mutex_unlock(&p->mu);
   hlx_pool_item_t it;
   for (;;) {
-    if (try_pop(p, &it)) {
+    if (find_work(p, &it)) {
       it.fn(it.a, it.i);
       continue;
     }
-    int k = 0;
-    for (; k < p->spin; k++) {
-      if (atomic_load_explicit(&p->pending, memory_order_relaxed)) break;
-      CPU_RELAX();
-    }
-    if (k < p->spin) continue;
-    pthread_mutex_lock(&p->mu);
-    bool got = false, stop = false;
-    for (;;) {
-      if (pop_locked(p, &it)) {
-        got = true;
-        break;
-      }
-      if (p->stop) {
-        stop = true;
-        break;
-      }
-      p->num_sleeping++;
-      pthread_cond_wait(&p->cv, &p->mu);
-      p->num_sleeping--;
-    }
-    pthread_mutex_unlock(&p->mu);
-    if (got) it.fn(it.a, it.i);
-    if (stop) break;
+    if (spin_briefly(p, NULL, NULL)) continue;
+    if (park(p, NULL, NULL) && !any_work(p)) break;
   }
   return NULL;
 }
@@ -212,7 +360,7 @@ typedef struct job_t {
   size_t n, chunk, num_chunks;
   atomic_size_t next;
   atomic_size_t finished; /* chunks done */
-  atomic_int active;      /* helpers inside job_help (counted under mu) */
+  atomic_int active;      /* helpers popped and not yet out of job_help */
 } job_t;
 
 static void run_chunks(job_t* j) {
@@ -236,16 +384,42 @@ static void job_help(void* a, int32_t i) {
   atomic_fetch_sub_explicit(&j->active, 1, memory_order_release);
 }
 
+/* Called under the deque lock for every popped or stolen item, so that
+ * removing a job's leftover items (under the same locks) and counting the
+ * popped ones agree. */
 static void job_popped_locked(hlx_pool_item_t* it) {
   if (it->fn == job_help)
     atomic_fetch_add_explicit(&((job_t*)it->a)->active, 1,
                               memory_order_relaxed);
 }
 
+static bool is_job_item(const hlx_pool_item_t* it) {
+  return it->fn == job_help;
+}
+
 static bool job_done(void* a) {
   job_t* j = a;
   return atomic_load_explicit(&j->finished, memory_order_acquire) ==
          j->num_chunks;
+}
+
+/* Drops j's helper items that nobody popped, from every deque. */
+static void job_remove_items(hlx_pool_t* p, const job_t* j) {
+  for (int d = 0; d < p->num_deques; d++) {
+    deque_t* q = &p->deques[d];
+    if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) continue;
+    pthread_mutex_lock(&q->mu);
+    size_t keep = 0;
+    for (size_t k = 0; k < q->count; k++) {
+      hlx_pool_item_t it = q->ring[(q->head + k) % q->cap];
+      if (it.fn == job_help && it.a == j) continue;
+      q->ring[(q->head + keep) % q->cap] = it;
+      keep++;
+    }
+    q->count = keep;
+    atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
+    pthread_mutex_unlock(&q->mu);
+  }
 }
 
 void hlx_pool_parallel_for(hlx_pool_t* p, size_t n, size_t grain,
@@ -282,19 +456,9 @@ void hlx_pool_parallel_for(hlx_pool_t* p, size_t n, size_t grain,
   /* Other chunks may still be running on helpers: help with queued work
    * (possibly other tasks) until they finish. */
   hlx_pool_wait(p, job_done, &j);
-  /* Drop helper items nobody popped, then wait for helpers still inside
-   * job_help (they find no chunk left and leave at once). */
-  pthread_mutex_lock(&p->mu);
-  size_t keep = 0;
-  for (size_t k = 0; k < p->count; k++) {
-    hlx_pool_item_t it = p->ring[(p->head + k) % p->cap];
-    if (it.fn == job_help && it.a == &j) continue;
-    p->ring[(p->head + keep) % p->cap] = it;
-    keep++;
-  }
-  p->count = keep;
-  atomic_store_explicit(&p->pending, p->count, memory_order_release);
-  pthread_mutex_unlock(&p->mu);
+  /* Then wait for helpers still inside job_help (they find no chunk left
+   * and leave at once). */
+  job_remove_items(p, &j);
   while (atomic_load_explicit(&j.active, memory_order_acquire) != 0)
     sched_yield();
 }
@@ -307,6 +471,81 @@ static void parallel_for_cb(void* ctx, size_t n, size_t grain,
   hlx_pool_parallel_for(ctx, n, grain, fn, arg);
 }
 
+/* ---- cpu lists ----------------------------------------------------------- */
+
+hlx_status_t hlx_pool_parse_cpu_list(const char* s, int* cpus, int cap,
+                                     int* out_n) {
+  *out_n = 0;
+  const char* c = s;
+  int n = 0;
+  if (!s || !*s)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "cpu list \"\": empty (expected e.g. \"0,2-3\")");
+  for (;;) {
+    char* end;
+    errno = 0;
+    if (*c < '0' || *c > '9') goto bad;
+    long lo = strtol(c, &end, 10), hi = lo;
+    if (errno || lo >= kMaxCpus) goto bad;
+    c = end;
+    if (*c == '-') {
+      c++;
+      if (*c < '0' || *c > '9') goto bad;
+      hi = strtol(c, &end, 10);
+      if (errno || hi >= kMaxCpus || hi < lo) goto bad;
+      c = end;
+    }
+    for (long v = lo; v <= hi; v++) {
+      for (int k = 0; k < n; k++)
+        if (cpus[k] == v)
+          return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                                 "cpu list \"%s\": cpu %ld listed twice", s,
+                                 v);
+      if (n == cap)
+        return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                               "cpu list \"%s\": more than %d cpus", s, cap);
+      cpus[n++] = (int)v;
+    }
+    if (*c == 0) break;
+    if (*c != ',') goto bad;
+    c++;
+  }
+  *out_n = n;
+  return NULL;
+bad:
+  return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                         "cpu list \"%s\": malformed at offset %d (expected "
+                         "comma-separated cpu numbers or ranges like "
+                         "\"0,2-3\", each below %d)",
+                         s, (int)(c - s), kMaxCpus);
+}
+
+/* Checks the listed cpus exist in the allowed cpuset. */
+static hlx_status_t check_cpus(hlx_pool_t* p, const char* list) {
+  if (!p->have_topo) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return NULL;
+    for (int k = 0; k < p->num_cpus; k++)
+      if (p->cpus[k] >= CPU_SETSIZE || !CPU_ISSET(p->cpus[k], &set))
+        return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                               "cpu list \"%s\": cpu %d is not in this "
+                               "process's allowed cpus",
+                               list, p->cpus[k]);
+    return NULL;
+  }
+  hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(p->topo);
+  for (int k = 0; k < p->num_cpus; k++)
+    if (!hwloc_bitmap_isset(allowed, (unsigned)p->cpus[k])) {
+      char have[128];
+      hwloc_bitmap_list_snprintf(have, sizeof have, allowed);
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "cpu list \"%s\": cpu %d is not in this "
+                             "process's allowed cpus (%s)",
+                             list, p->cpus[k], have);
+    }
+  return NULL;
+}
+
 /* ---- create / destroy ---------------------------------------------------- */
 
 static int env_threads(void) {
@@ -316,6 +555,37 @@ static int env_threads(void) {
   long v = strtol(s, &end, 10);
   if (*end || v < 1 || v > 4096) return 0;
   return (int)v;
+}
+
+/* "2 threads (1 worker + caller), workers pinned to cpus 1; 2 cores;
+ * 1 NUMA node: 0 (cpus 0-1)". */
+static void describe(hlx_pool_t* p) {
+  char* b = p->topology;
+  size_t cap = sizeof p->topology, len = 0;
+#define APPEND(...)                                                     \
+  do {                                                                  \
+    int w_ = snprintf(b + len, cap - len, __VA_ARGS__);                 \
+    if (w_ > 0) len = (size_t)w_ < cap - len ? len + (size_t)w_ : cap - 1; \
+  } while (0)
+  APPEND("%d threads, %s", p->num_workers + 1,
+         !p->pin ? "unpinned" : p->cpus ? "pinned to cpus " : "pinned per core");
+  if (p->pin && p->cpus) {
+    for (int k = 0; k < p->num_cpus; k++) APPEND("%s%d", k ? "," : "", p->cpus[k]);
+    APPEND(" (worker w on cpu list[(w+1) mod %d])", p->num_cpus);
+  }
+  APPEND("; %d cores; %d NUMA node%s", p->num_cores, p->num_numa,
+         p->num_numa == 1 ? "" : "s");
+  if (p->have_topo) {
+    for (int k = 0; k < p->num_numa; k++) {
+      hwloc_obj_t o = hwloc_get_obj_by_type(p->topo, HWLOC_OBJ_NUMANODE,
+                                            (unsigned)k);
+      if (!o || !o->cpuset) continue;
+      char cpus[96];
+      hwloc_bitmap_list_snprintf(cpus, sizeof cpus, o->cpuset);
+      APPEND("%s node %u: cpus %s", k ? "," : ":", o->os_index, cpus);
+    }
+  }
+#undef APPEND
 }
 
 hlx_status_t hlx_pool_create(const hlx_pool_options_t* o,
@@ -333,15 +603,18 @@ hlx_status_t hlx_pool_create(const hlx_pool_options_t* o,
   if (!p) return hlx_status_oom();
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->cv, NULL);
-  atomic_init(&p->pending, 0);
+  atomic_init(&p->num_sleeping, 0);
   p->spin = opt.spin_iterations < 0 ? 0 : opt.spin_iterations;
   p->pin = opt.pin_threads;
+  p->num_numa = 1;
   if (hwloc_topology_init(&p->topo) == 0) {
     if (hwloc_topology_load(p->topo) == 0) {
       p->have_topo = true;
       int cores = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_CORE);
       if (cores <= 0) cores = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_PU);
       p->num_cores = cores > 0 ? cores : 1;
+      int numa = hwloc_get_nbobjs_by_type(p->topo, HWLOC_OBJ_NUMANODE);
+      p->num_numa = numa > 0 ? numa : 1;
     } else {
       hwloc_topology_destroy(p->topo);
     }
@@ -355,18 +628,49 @@ hlx_status_t hlx_pool_create(const hlx_pool_options_t* o,
       snprintf(p->warning, sizeof p->warning,
                "hlx pool: hwloc topology unavailable; workers run unpinned");
   }
+  /* Explicit cpu list: the option, else HLX_CPUS. */
+  const char* list = opt.cpus;
+  const char* origin = "hlx_pool_options_t.cpus";
+  if (!list || !*list) {
+    list = getenv("HLX_CPUS");
+    origin = "HLX_CPUS";
+  }
+  hlx_status_t st = NULL;
+  if (list && *list) {
+    p->cpus = malloc(kMaxCpus * sizeof(int));
+    if (!p->cpus) st = hlx_status_oom();
+    if (!st) st = hlx_pool_parse_cpu_list(list, p->cpus, kMaxCpus, &p->num_cpus);
+    if (!st) st = check_cpus(p, list);
+    if (st) {
+      st = hlx_status_annotate(st, "hlx_pool_create (%s)", origin);
+      p->num_workers = 0;
+      hlx_pool_destroy(p);
+      return st;
+    }
+  }
   int threads = opt.num_threads ? opt.num_threads : env_threads();
-  if (!threads) threads = p->num_cores;
+  if (!threads) threads = p->cpus ? p->num_cpus : p->num_cores;
   p->num_workers = threads - 1;
   p->parallel.ctx = p;
   p->parallel.num_threads = parallel_num_threads;
   p->parallel.parallel_for = parallel_for_cb;
+  p->num_deques = p->num_workers + kExternalDeques + 1;
+  p->deques = calloc((size_t)p->num_deques, sizeof(deque_t));
   p->threads = calloc((size_t)p->num_workers + 1, sizeof(pthread_t));
-  if (!p->threads) {
+  if (!p->threads || !p->deques) {
     p->num_workers = 0;
+    free(p->deques);
+    p->deques = NULL;
+    p->num_deques = 0;
     hlx_pool_destroy(p);
     return hlx_status_oom();
   }
+  for (int d = 0; d < p->num_deques; d++) {
+    pthread_mutex_init(&p->deques[d].mu, NULL);
+    atomic_init(&p->deques[d].size, 0);
+    atomic_init(&p->deques[d].owned, 0);
+  }
+  describe(p);
   for (int w = 0; w < p->num_workers; w++) {
     worker_arg_t* wa = malloc(sizeof(*wa));
     int rc = wa ? 0 : ENOMEM;
@@ -402,7 +706,12 @@ void hlx_pool_destroy(hlx_pool_t* p) {
   pthread_mutex_unlock(&p->mu);
   for (int w = 0; w < p->num_workers; w++) pthread_join(p->threads[w], NULL);
   free(p->threads);
-  free(p->ring);
+  for (int d = 0; d < p->num_deques; d++) {
+    free(p->deques[d].ring);
+    pthread_mutex_destroy(&p->deques[d].mu);
+  }
+  free(p->deques);
+  free(p->cpus);
   if (p->have_topo) hwloc_topology_destroy(p->topo);
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->cv);
@@ -428,6 +737,19 @@ int hlx_pool_num_threads(const hlx_pool_t* p) {
   return p ? p->num_workers + 1 : 1;
 }
 int hlx_pool_num_cores(const hlx_pool_t* p) { return p ? p->num_cores : 1; }
+int hlx_pool_num_numa_nodes(const hlx_pool_t* p) {
+  return p ? p->num_numa : 1;
+}
+
+int hlx_pool_worker_cpu(const hlx_pool_t* p, int worker) {
+  if (!p || !p->pin || !p->cpus || worker < 0 || worker >= p->num_workers)
+    return -1;
+  return p->cpus[(worker + 1) % p->num_cpus];
+}
+
+const char* hlx_pool_topology(const hlx_pool_t* p) {
+  return p ? p->topology : "1 thread (no pool)";
+}
 
 const char* hlx_pool_warning(const hlx_pool_t* p) {
   if (!p) return "";
