@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "graph/lower_internal.h"
+#include "graph/verify_rules.h"
 
 /* Fixed operand/result counts of the elementwise families (-1 = any). */
 static void expected_arity(hlx_opcode_t op, int* nin, int* nout) {
@@ -57,6 +58,9 @@ static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "expects %d operands and %d results, has %d and %d",
                         nin, nout, op->num_operands, op->num_results);
+  if (op->code == HLX_OP_DOT_GENERAL)
+    HLX_RETURN_IF_ERROR(hlx_verify_dot_general(op));
+  HLX_RETURN_IF_ERROR(hlx_verify_collective(op));
   if (op->code == HLX_OP_FUNC_CALL) {
     const hlx_attr_t* callee = hlx_op_attr(op, "callee");
     if (!callee || callee->kind != HLX_ATTR_SYMBOL)

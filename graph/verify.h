@@ -1,8 +1,9 @@
 /* Module-level verification that runs before lowering: function
  * signatures, terminators, calls, region structure and operand/result
- * counts. Op-specific shape and attribute rules (the spec's Constraints)
- * are checked where each op is lowered (graph/lower_<family>.c), next to
- * the code that relies on them. */
+ * counts, and the Constraints of dot_general and the collectives
+ * (graph/verify_rules.h). Other ops' shape and attribute rules are checked
+ * where each op is lowered (graph/lower_<family>.c), next to the code that
+ * relies on them. */
 #ifndef HLX_GRAPH_VERIFY_H_
 #define HLX_GRAPH_VERIFY_H_
 

@@ -118,37 +118,37 @@ const Case kCases[] = {
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
        return %0 : tensor<2x5xf32> })",
-     "stablehlo.dot_general", "lhs contracting dim 1 has size 3, rhs dim 0 has 4"},
+     "stablehlo.dot_general", "(C10) lhs contracting dim 1 has size 3, rhs dim 0 has 4"},
     {"dot_result_shape",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x6xf32> {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x6xf32>
        return %0 : tensor<2x6xf32> })",
-     "stablehlo.dot_general", "result shape is not"},
+     "stablehlo.dot_general", "(C12) result shape must be"},
     {"dot_batching_counts",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
-     "stablehlo.dot_general", "as many batching (1 vs 0)"},
+     "stablehlo.dot_general", "(C1) lhs and rhs need as many batching dimensions (1 vs 0)"},
     {"dot_contracting_counts",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = []>} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
-     "stablehlo.dot_general", "contracting (1 vs 0)"},
+     "stablehlo.dot_general", "(C2) lhs and rhs need as many contracting dimensions (1 vs 0)"},
     {"dot_repeated_dimension",
      R"(func.func @main(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
-     "stablehlo.dot_general", "out of range or repeated"},
+     "stablehlo.dot_general", "(C3) lhs dimension 0 appears twice"},
     {"dot_batching_range",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [5], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
-     "stablehlo.dot_general", "batching dimension pair 0 is out of range"},
+     "stablehlo.dot_general", "(C5) lhs_batching_dimensions has 5"},
     {"dot_batching_sizes",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
-     "stablehlo.dot_general", "lhs batching dim 0 has size 2, rhs dim 0 has 4"},
+     "stablehlo.dot_general", "(C9) lhs batching dim 0 has size 2, rhs dim 0 has 4"},
     {"dot_precision_config_size",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>

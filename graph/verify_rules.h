@@ -1,0 +1,13 @@
+/* Op rules (the spec's Constraints) checked by the verifier before
+ * lowering, for op families whose lowering files are busy with kernels:
+ * dot_general (graph/verify_dot.c) and the collectives
+ * (graph/verify_collective.c). Each error names the op and the rule. */
+#ifndef HLX_GRAPH_VERIFY_RULES_H_
+#define HLX_GRAPH_VERIFY_RULES_H_
+
+#include "graph/ir.h"
+
+hlx_status_t hlx_verify_dot_general(const hlx_op_t* op) HLX_MUST_USE;
+hlx_status_t hlx_verify_collective(const hlx_op_t* op) HLX_MUST_USE;
+
+#endif /* HLX_GRAPH_VERIFY_RULES_H_ */
