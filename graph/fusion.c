@@ -108,6 +108,7 @@ void hlx_fusion_destroy(hlx_fusion_t* f) {
   free(f->root);
   free(f->start);
   free(f->member);
+  free(f->head);
   free(f);
 }
 
@@ -216,6 +217,43 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
                                 const unsigned char* skip,
                                 hlx_fusion_reduce_ok_fn reduce_ok,
                                 hlx_fusion_t** out) {
+  return hlx_fusion_analyze_ex(b, num_values, skip, reduce_ok, NULL, NULL, out);
+}
+
+/* Epilogue groups of b, numbered from 0; returns their count. */
+static int32_t epilogue_groups(const hlx_block_t* b, const unsigned char* skip,
+                               const int32_t* uses, hlx_fusion_epilogue_fn fn,
+                               const void* ctx, hlx_fusion_t* f, int32_t* nm) {
+  int32_t ng = 0, mem[HLX_FUSION_MAX_MEMBERS];
+  for (int32_t o = b->num_ops - 1; o >= 0; o--) {
+    if (f->group_of[o] >= 0 || (skip && skip[o])) continue;
+    int32_t k = fn(ctx, b, o, uses, f->group_of, mem, HLX_FUSION_MAX_MEMBERS);
+    bool ok = k >= 2;
+    for (int32_t m = 0; m < k && ok; m++)
+      ok = mem[m] >= 0 && mem[m] < b->num_ops && f->group_of[mem[m]] < 0 &&
+           !(skip && skip[mem[m]]);
+    if (!ok) continue;
+    qsort(mem, (size_t)k, sizeof(int32_t), cmp_i32);
+    f->head[ng] = o;
+    f->reduce[ng] = -1;
+    f->keeps_value[ng] = 1;
+    f->root[ng] = mem[k - 1];
+    f->start[ng] = *nm;
+    for (int32_t m = 0; m < k; m++) {
+      f->group_of[mem[m]] = ng;
+      f->member[(*nm)++] = mem[m];
+    }
+    ng++;
+  }
+  return ng;
+}
+
+hlx_status_t hlx_fusion_analyze_ex(const hlx_block_t* b, int32_t num_values,
+                                   const unsigned char* skip,
+                                   hlx_fusion_reduce_ok_fn reduce_ok,
+                                   hlx_fusion_epilogue_fn epilogue,
+                                   const void* epilogue_ctx,
+                                   hlx_fusion_t** out) {
   *out = NULL;
   int32_t n = b->num_ops, nv = num_values;
   hlx_fusion_t* f = calloc(1, sizeof(*f));
@@ -228,9 +266,10 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
     f->member = malloc(((size_t)n + 1) * sizeof(int32_t));
     f->reduce = malloc(((size_t)n + 1) * sizeof(int32_t));
     f->keeps_value = malloc((size_t)n + 1);
+    f->head = malloc(((size_t)n + 1) * sizeof(int32_t));
   }
   if (!f || !scratch || !f->group_of || !f->root || !f->start || !f->member ||
-      !f->reduce || !f->keeps_value) {
+      !f->reduce || !f->keeps_value || !f->head) {
     free(scratch);
     hlx_fusion_destroy(f);
     return hlx_status_oom();
@@ -249,6 +288,8 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
     }
   }
   int32_t ng = 0, nm = 0;
+  if (epilogue)
+    ng = epilogue_groups(b, skip, scratch, epilogue, epilogue_ctx, f, &nm);
   for (int32_t o = n - 1; o >= 0; o--) {
     const hlx_op_t* op = b->ops[o];
     if (f->group_of[o] >= 0 || (skip && skip[o]) || is_broadcast(op) ||
@@ -268,6 +309,7 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
       f->group_of[o] = -1;
       continue;
     }
+    f->head[ng] = -1;
     f->reduce[ng] = q;
     f->keeps_value[ng] = q < 0 || g.uses[b->ops[o]->results[0]->id] > 1;
     if (q >= 0) {

@@ -38,6 +38,10 @@ typedef struct hlx_fusion_t {
   int32_t* start;      /* per group g: members are member[start[g] ..
                           start[g + 1]), op indices in program order */
   int32_t* member;
+  /* Per group: op index of the library op (convolution, dot_general) whose
+   * result the group's other members post-process (an epilogue group, see
+   * hlx_fusion_epilogue_fn), or -1 for an elementwise group. */
+  int32_t* head;
 } hlx_fusion_t;
 
 /* What a fusible opcode computes; *kernel_id receives the
@@ -75,6 +79,28 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
                                 hlx_fusion_reduce_ok_fn reduce_ok,
                                 hlx_fusion_t** out) HLX_MUST_USE;
 void hlx_fusion_destroy(hlx_fusion_t* f);
+
+/* Epilogue groups, found before elementwise groups, heads last to first
+ * (so a chain that ends in another chain's value leaves that value to the
+ * later head): for op index `head` of b, the callback writes the op
+ * indices of the group it would form (head included; at most `max`; none
+ * with taken[index] >= 0) into members and returns how many, or 0. It
+ * gets the use counts (by value id, as above) of the block. The group is
+ * emitted at its last member, so members may read only values defined
+ * before that. */
+typedef int32_t (*hlx_fusion_epilogue_fn)(const void* ctx,
+                                          const hlx_block_t* b, int32_t head,
+                                          const int32_t* uses,
+                                          const int32_t* taken,
+                                          int32_t* members, int32_t max);
+
+/* hlx_fusion_analyze with epilogue groups (epilogue may be NULL). */
+hlx_status_t hlx_fusion_analyze_ex(const hlx_block_t* b, int32_t num_values,
+                                   const unsigned char* skip,
+                                   hlx_fusion_reduce_ok_fn reduce_ok,
+                                   hlx_fusion_epilogue_fn epilogue,
+                                   const void* epilogue_ctx,
+                                   hlx_fusion_t** out) HLX_MUST_USE;
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/fusion.h"
+#include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "graph/verify.h"
 #include "kernels/elementwise.h"
@@ -330,8 +331,9 @@ static hlx_status_t fusion_of(hlx_lower_ctx_t* c, const hlx_block_t* b,
   if (!dead) return hlx_status_oom();
   for (int32_t i = 0; i < b->num_ops; i++)
     dead[i] = hlx_lower_op_is_dead(c, b->ops[i]);
-  hlx_status_t st = hlx_fusion_analyze(b, c->func->num_values, dead,
-                                       hlx_lower_fusion_reduce_ok, out);
+  hlx_status_t st = hlx_fusion_analyze_ex(b, c->func->num_values, dead,
+                                          hlx_lower_fusion_reduce_ok,
+                                          hlx_lower_epilogue_match, c, out);
   free(dead);
   return st;
 }

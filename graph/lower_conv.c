@@ -14,12 +14,15 @@
  * result's layout. Weights that are a stablehlo.constant are reordered into
  * oneDNN's preferred blocked layout once, when the plan is built; other
  * weights are reordered on every run. Everything else stays on the
- * reference path below. */
+ * reference path below. An epilogue group (graph/lower_epilogue.h) runs
+ * the same library task with oneDNN post-ops and writes the chain's last
+ * value. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "kernels/conv.h"
 #include "kernels/data_movement.h"
@@ -182,20 +185,27 @@ done:
 typedef struct conv_fast_t {
   hlx_onednn_conv_t* cv;
   const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
+  int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
 } conv_fast_t;
 
 static hlx_status_t run_conv_onednn(const void* args, void* const* in,
                                     void* const* out, hlx_run_ctx_t* ctx) {
   (void)ctx;
   const conv_fast_t* f = args;
-  return hlx_onednn_conv_run(f->cv, in[0], f->packed ? NULL : in[1],
-                             f->packed, out[0]);
+  const void* post[HLX_ONEDNN_MAX_POST_OPS] = {NULL};
+  const hlx_onednn_conv_desc_t* d = hlx_onednn_conv_desc(f->cv);
+  for (int32_t i = 0, k = 2; i < f->num_post; i++)
+    if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
+  return hlx_onednn_conv_run_ex(f->cv, in[0], f->packed ? NULL : in[1],
+                                f->packed, NULL, post, out[0]);
 }
 
 /* Emits the oneDNN task when the convolution qualifies; *done = false
- * leaves it to the reference path. */
+ * leaves it to the reference path. With ep, the task also applies the
+ * epilogue and writes ep->last's result instead of op's. */
 static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
-                                      const conv_args_t* a, bool* done) {
+                                      const conv_args_t* a,
+                                      const hlx_epilogue_t* ep, bool* done) {
   *done = false;
   const hlx_conv_params_t* p = &a->p;
   int32_t ns = p->num_spatial;
@@ -233,9 +243,22 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   d.wei_strides[1] = a->rhs.strides[ns];
   d.dst_strides[0] = a->out.strides[0];
   d.dst_strides[1] = a->out.strides[ns + 1];
+  int32_t nin = 2, in[2 + HLX_ONEDNN_MAX_POST_OPS];
+  if (ep) {
+    d.num_post_ops = ep->num_steps;
+    for (int32_t i = 0; i < ep->num_steps; i++) {
+      d.post_ops[i] = ep->steps[i].op;
+      if (ep->steps[i].op.shape == HLX_ONEDNN_OPERAND_NONE) continue;
+      hlx_value_slots_t s;
+      HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, ep->steps[i].operand, &s));
+      if (s.n != 1) return NULL;
+      in[nin++] = s.slots[0];
+    }
+  }
   conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
   if (!f) return hlx_status_oom();
   f->packed = NULL;
+  f->num_post = d.num_post_ops;
   hlx_status_t st = hlx_onednn_conv_create(&d, &f->cv);
   if (st) {
     hlx_status_free(st);
@@ -262,12 +285,19 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
       f->packed = packed;
     }
   }
-  int32_t in[2], out;
+  int32_t out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
   *done = true;
-  HLX_RETURN_IF_ERROR(hlx_lower_emit(c, op, run_conv_onednn, f, 2, in, 1, &out));
+  if (ep) {
+    if (!hlx_plan_add_task(c->plan, ep->name, run_conv_onednn, f, nin, in, 1,
+                           &out))
+      return hlx_status_oom();
+  } else {
+    HLX_RETURN_IF_ERROR(
+        hlx_lower_emit(c, op, run_conv_onednn, f, 2, in, 1, &out));
+  }
   hlx_plan_last_task_set_flags(c->plan, HLX_TASK_WIDE); /* OpenMP team */
   return NULL;
 }
@@ -346,8 +376,11 @@ static void make_perm(const hlx_type_t* t, const int64_t* order, perm_t* p) {
   }
 }
 
+/* With ep: the convolution and its epilogue on oneDNN, or nothing
+ * (*ep_done = false). */
 static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
-                                      bool dynamic) {
+                                      bool dynamic, const hlx_epilogue_t* ep,
+                                      bool* ep_done) {
   int32_t want_ops = dynamic ? 3 : 2;
   if (op->num_operands != want_ops || op->num_results != 1)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -701,7 +734,11 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->compute = ct;
 
   bool done;
-  HLX_RETURN_IF_ERROR(lower_conv_onednn(c, op, a, &done));
+  HLX_RETURN_IF_ERROR(lower_conv_onednn(c, op, a, ep, &done));
+  if (ep) {
+    *ep_done = done;
+    return NULL;
+  }
   if (done) return NULL;
   int32_t in[3], out;
   for (int32_t i = 0; i < want_ops; i++)
@@ -711,11 +748,18 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
 }
 
 static hlx_status_t lower_convolution(hlx_lower_ctx_t* c, const hlx_op_t* op) {
-  return lower_conv_common(c, op, false);
+  return lower_conv_common(c, op, false, NULL, NULL);
 }
 
 static hlx_status_t lower_dynamic_conv(hlx_lower_ctx_t* c, const hlx_op_t* op) {
-  return lower_conv_common(c, op, true);
+  return lower_conv_common(c, op, true, NULL, NULL);
+}
+
+hlx_status_t hlx_lower_conv_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                     const hlx_epilogue_t* ep, bool* done) {
+  *done = false;
+  if (op->code != HLX_OP_CONVOLUTION) return NULL;
+  return lower_conv_common(c, op, false, ep, done);
 }
 
 const hlx_lowering_t hlx_lowerings_conv[] = {

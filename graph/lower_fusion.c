@@ -19,6 +19,7 @@
 
 #include "base/parallel.h"
 #include "graph/fusion.h"
+#include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
 #include "kernels/dispatch.h"
@@ -360,6 +361,7 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    const struct hlx_fusion_t* f, int32_t g,
                                    bool* done) {
   *done = false;
+  if (f->head[g] >= 0) return hlx_lower_epilogue_group(c, blk, f, g, done);
   const int32_t* mem = f->member + f->start[g];
   int32_t nm = f->start[g + 1] - f->start[g];
   /* An absorbed reduce is the last member; the elementwise root precedes. */

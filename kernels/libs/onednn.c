@@ -227,6 +227,68 @@ static dnnl_primitive_attr_t user_scratchpad_attr(void) {
   return attr;
 }
 
+/* Appends the post-ops to attr; binary ops get their second operand's
+ * descriptor in mds[i]: dst's dims with every dim but `feature` set to 1
+ * (per feature) or all ones (scalar). At most one add/subtract of a whole
+ * tensor (FULL) becomes a sum post-op; *full receives its index or -1. */
+static hlx_status_t add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
+                                 const hlx_onednn_post_op_t* ops, int nd,
+                                 const dnnl_dims_t dims,
+                                 const dnnl_dims_t strides, int feature,
+                                 dnnl_memory_desc_t* mds, int32_t* full) {
+  *full = -1;
+  if (n == 0) return NULL;
+  dnnl_post_ops_t po;
+  DNNL_TRY(dnnl_post_ops_create(&po), "post-ops");
+  dnnl_status_t s = dnnl_success;
+  for (int32_t i = 0; i < n && s == dnnl_success; i++) {
+    const hlx_onednn_post_op_t* op = &ops[i];
+    dnnl_alg_kind_t alg;
+    switch (op->kind) {
+      case HLX_ONEDNN_POST_ADD: alg = dnnl_binary_add; break;
+      case HLX_ONEDNN_POST_SUB: alg = dnnl_binary_sub; break;
+      case HLX_ONEDNN_POST_MUL: alg = dnnl_binary_mul; break;
+      case HLX_ONEDNN_POST_RELU: alg = dnnl_eltwise_relu; break;
+      case HLX_ONEDNN_POST_LOGISTIC: alg = dnnl_eltwise_logistic; break;
+      case HLX_ONEDNN_POST_TANH: alg = dnnl_eltwise_tanh; break;
+      default: s = dnnl_invalid_arguments; continue;
+    }
+    if (op->kind >= HLX_ONEDNN_POST_RELU) {
+      s = dnnl_post_ops_append_eltwise(po, 1.0f, alg, 0.0f, 0.0f);
+      continue;
+    }
+    if (op->shape == HLX_ONEDNN_OPERAND_FULL) {
+      /* A whole tensor: oneDNN's sum post-op adds what dst holds before
+       * the call (the run copies the operand there); binary post-ops on a
+       * whole tensor push convolutions onto slow generic kernels. */
+      if (op->kind == HLX_ONEDNN_POST_MUL || *full >= 0) {
+        s = dnnl_unimplemented;
+        continue;
+      }
+      *full = i;
+      s = dnnl_post_ops_append_sum(po, op->kind == HLX_ONEDNN_POST_SUB ? -1.0f
+                                                                       : 1.0f);
+      continue;
+    }
+    dnnl_dims_t d, st;
+    for (int k = 0; k < nd; k++) {
+      bool keep = op->shape == HLX_ONEDNN_OPERAND_FULL ||
+                  (op->shape == HLX_ONEDNN_OPERAND_PER_FEATURE && k == feature);
+      d[k] = keep ? dims[k] : 1;
+      st[k] = op->shape == HLX_ONEDNN_OPERAND_FULL ? strides[k] : 0;
+    }
+    if (op->shape != HLX_ONEDNN_OPERAND_FULL) { /* contiguous, row-major */
+      int64_t acc = 1;
+      for (int k = nd - 1; k >= 0; k--) st[k] = acc, acc *= d[k];
+    }
+    s = dnnl_memory_desc_init_by_strides(&mds[i], nd, d, dnnl_f32, st);
+    if (s == dnnl_success) s = dnnl_post_ops_append_binary(po, alg, &mds[i]);
+  }
+  if (s == dnnl_success) s = dnnl_primitive_attr_set_post_ops(attr, po);
+  dnnl_post_ops_destroy(po);
+  return s == dnnl_success ? NULL : dnnl_error(s, "post-ops");
+}
+
 /* A primitive's scratchpad need, recorded at creation. */
 typedef struct scratch_t {
   dnnl_memory_desc_t md;
@@ -383,7 +445,7 @@ const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm) {
 }
 
 typedef struct mem_list_t {
-  dnnl_memory_t m[8];
+  dnnl_memory_t m[8 + HLX_ONEDNN_MAX_POST_OPS];
   int n;
 } mem_list_t;
 
@@ -442,6 +504,8 @@ struct hlx_onednn_conv_t {
   dnnl_primitive_t src_reorder, wei_reorder, dst_reorder;
   dnnl_memory_desc_t src_user, wei_user, dst_user;
   dnnl_memory_desc_t src_prim, wei_prim, dst_prim;
+  dnnl_memory_desc_t bias_md, post_md[HLX_ONEDNN_MAX_POST_OPS];
+  int32_t sum_index; /* post-op read from dst (a sum), or -1 */
   scratch_t scratch; /* of `conv`; the reorders need none */
   bool cached;
   char impl[64];
@@ -533,14 +597,31 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
                                         dnnl_format_tag_any),
            "dst descriptor");
+  if (d->has_bias) {
+    dnnl_dims_t bd = {d->out_features};
+    DNNL_TRY(dnnl_memory_desc_init_by_tag(&cv->bias_md, 1, bd, dnnl_f32,
+                                          dnnl_a),
+             "bias descriptor");
+  }
   dnnl_convolution_desc_t cd;
   DNNL_TRY(dnnl_dilated_convolution_forward_desc_init(
                &cd, dnnl_forward_inference, dnnl_convolution_direct, &sa, &wa,
-               NULL, &da, strides, dil, pl, pr),
+               d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl, pr),
            "convolution descriptor");
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = user_scratchpad_attr();
   if (!attr) return hlx_status_oom();
+  if (d->num_post_ops < 0 || d->num_post_ops > HLX_ONEDNN_MAX_POST_OPS) {
+    dnnl_primitive_attr_destroy(attr);
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "oneDNN convolution: %d post-ops", d->num_post_ops);
+  }
+  hlx_status_t pst = add_post_ops(attr, d->num_post_ops, d->post_ops, 2 + ns,
+                                  dd, ds, 1, cv->post_md, &cv->sum_index);
+  if (pst) {
+    dnnl_primitive_attr_destroy(attr);
+    return pst;
+  }
   omp_scope_t scope;
   scope_enter(&scope, d->threads);
   dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL);
@@ -567,6 +648,10 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
                                    &cv->wei_reorder));
   HLX_RETURN_IF_ERROR(make_reorder(&cv->dst_prim, &cv->dst_user,
                                    &cv->dst_reorder));
+  if (cv->sum_index >= 0 && cv->dst_reorder)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN convolution: a whole-tensor post-op needs "
+                           "dst in the caller's layout");
   return NULL;
 }
 
@@ -623,6 +708,10 @@ void hlx_onednn_conv_release(hlx_onednn_conv_t* cv) {
   if (cv && !cv->cached) conv_free(cv);
 }
 
+const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(const hlx_onednn_conv_t* cv) {
+  return &cv->d;
+}
+
 const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv) {
   return cv->impl;
 }
@@ -670,6 +759,14 @@ hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
 hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
                                  const float* weights, const void* packed,
                                  float* dst) {
+  return hlx_onednn_conv_run_ex(cv, src, weights, packed, NULL, NULL, dst);
+}
+
+hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
+                                    const float* src, const float* weights,
+                                    const void* packed, const float* bias,
+                                    const void* const* post_args,
+                                    float* dst) {
   void* sbuf = NULL;
   void* wbuf = NULL;
   void* dbuf = NULL;
@@ -709,20 +806,37 @@ hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
     if (!scratch) goto oom;
   }
   {
-    dnnl_memory_t sm, wm, dm, xm = NULL;
+    dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
     if ((s = mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
         (s = mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
         (s = mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success ||
         (scratch && (s = mem_add(&ml, &cv->scratch.md, scratch, &xm)) !=
-                        dnnl_success))
+                        dnnl_success) ||
+        (cv->d.has_bias &&
+         (s = mem_add(&ml, &cv->bias_md, bias, &bm)) != dnnl_success))
       goto fail;
-    dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, sm},
-                               {DNNL_ARG_WEIGHTS, wm},
-                               {DNNL_ARG_DST, dm},
-                               {DNNL_ARG_SCRATCHPAD, xm}};
+    dnnl_exec_arg_t args[5 + HLX_ONEDNN_MAX_POST_OPS] = {
+        {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+    int na = 3;
+    if (xm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+    if (bm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, bm};
+    if (cv->sum_index >= 0 && post_args[cv->sum_index] != dst)
+      memcpy(dst, post_args[cv->sum_index],
+             dnnl_memory_desc_get_size(&cv->dst_user));
+    for (int32_t i = 0; i < cv->d.num_post_ops; i++) {
+      if (cv->d.post_ops[i].shape == HLX_ONEDNN_OPERAND_NONE ||
+          i == cv->sum_index)
+        continue;
+      dnnl_memory_t pm;
+      if ((s = mem_add(&ml, &cv->post_md[i], post_args[i], &pm)) !=
+          dnnl_success)
+        goto fail;
+      args[na++] = (dnnl_exec_arg_t){
+          DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
+    }
     omp_scope_t scope;
-  scope_enter(&scope, cv->d.threads);
-    s = dnnl_primitive_execute(cv->conv, stream, xm ? 4 : 3, args);
+    scope_enter(&scope, cv->d.threads);
+    s = dnnl_primitive_execute(cv->conv, stream, na, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
     scope_leave(&scope, cv->d.threads);
     if (s != dnnl_success) goto fail;

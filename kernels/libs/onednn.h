@@ -66,9 +66,38 @@ const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
  * g * (in_features / groups) ... Strides (elements) of the logical dims:
  * src [N, C, S...], weights [O, C/groups, K...], dst [N, O, P...] — any
  * permutation or padding of the memory layout. */
+/* Post-ops applied to the convolution's f32 result in order, before it is
+ * written (oneDNN attributes): binary ops read a second operand that is
+ * one value (SCALAR), one value per output feature (PER_FEATURE, a
+ * contiguous vector) or a whole tensor laid out like dst (FULL: at most
+ * one, add or subtract only, and only when oneDNN writes dst in the
+ * caller's layout; it runs as a sum post-op over a copy in dst). */
+#define HLX_ONEDNN_MAX_POST_OPS 8
+typedef enum hlx_onednn_post_kind_t {
+  HLX_ONEDNN_POST_ADD,
+  HLX_ONEDNN_POST_SUB,
+  HLX_ONEDNN_POST_MUL,
+  HLX_ONEDNN_POST_RELU, /* max(x, 0) */
+  HLX_ONEDNN_POST_LOGISTIC,
+  HLX_ONEDNN_POST_TANH,
+} hlx_onednn_post_kind_t;
+typedef enum hlx_onednn_post_shape_t {
+  HLX_ONEDNN_OPERAND_NONE,
+  HLX_ONEDNN_OPERAND_SCALAR,
+  HLX_ONEDNN_OPERAND_PER_FEATURE,
+  HLX_ONEDNN_OPERAND_FULL,
+} hlx_onednn_post_shape_t;
+typedef struct hlx_onednn_post_op_t {
+  int32_t kind;  /* hlx_onednn_post_kind_t */
+  int32_t shape; /* hlx_onednn_post_shape_t (NONE for eltwise kinds) */
+} hlx_onednn_post_op_t;
+
 typedef struct hlx_onednn_conv_desc_t {
   int32_t num_spatial;
   int32_t threads;
+  int32_t has_bias; /* a per-output-feature bias added before post-ops */
+  int32_t num_post_ops;
+  hlx_onednn_post_op_t post_ops[HLX_ONEDNN_MAX_POST_OPS];
   int64_t batch, in_features, out_features, groups;
   int64_t in_spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
   int64_t kernel_spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
@@ -99,7 +128,17 @@ hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
 hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
                                  const float* weights, const void* packed,
                                  float* dst) HLX_MUST_USE;
+/* With a bias (desc.has_bias: out_features floats, else NULL) and the
+ * binary post-ops' second operands (post_args[i] for post-op i; entries of
+ * other post-ops are ignored; NULL when there are none). */
+hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
+                                    const float* src, const float* weights,
+                                    const void* packed, const float* bias,
+                                    const void* const* post_args,
+                                    float* dst) HLX_MUST_USE;
 void hlx_onednn_conv_release(hlx_onednn_conv_t* cv);
+/* The descriptor the object was created from. */
+const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(const hlx_onednn_conv_t* cv);
 const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);
 
 #ifdef __cplusplus

@@ -1,0 +1,55 @@
+/* Post-op epilogues: a convolution followed by elementwise ops on its
+ * result that oneDNN can apply before writing it (graph/lower_epilogue.c).
+ *
+ * The chain starts at the library op's result and follows single users:
+ * add / subtract (the chain value as lhs) / multiply with a second operand
+ * that is a broadcast_in_dim (chains of them) of a value varying only
+ * along the output feature dimension (or a single value), or a tensor of
+ * the result's shape (e.g. a residual); relu written as maximum with a
+ * broadcast zero constant, or as a call of a function doing only that;
+ * logistic and tanh. Every intermediate value has that one user, so the
+ * library op writes only the chain's last value. The group (fusion.h,
+ * head = the library op) is emitted at its last member as one task. */
+#ifndef HLX_GRAPH_LOWER_EPILOGUE_H_
+#define HLX_GRAPH_LOWER_EPILOGUE_H_
+
+#include "graph/lower_internal.h"
+#include "kernels/libs/onednn.h"
+
+typedef struct hlx_epilogue_step_t {
+  hlx_onednn_post_op_t op;
+  const hlx_value_t* operand; /* binary steps: the value read, else NULL */
+} hlx_epilogue_step_t;
+
+typedef struct hlx_epilogue_t {
+  int32_t num_steps;
+  hlx_epilogue_step_t steps[HLX_ONEDNN_MAX_POST_OPS];
+  const hlx_op_t* last; /* its result 0 is what the fused task writes */
+  char name[192];       /* task name: "stablehlo.convolution+epilogue(..)" */
+} hlx_epilogue_t;
+
+/* Off with HLX_NO_EPILOGUE=1 (A/B checks) or when fusion is off. */
+bool hlx_lower_epilogue_enabled(const hlx_lower_ctx_t* c);
+
+/* hlx_fusion_epilogue_fn; ctx is the const hlx_lower_ctx_t*. */
+int32_t hlx_lower_epilogue_match(const void* ctx, const hlx_block_t* b,
+                                 int32_t head, const int32_t* uses,
+                                 const int32_t* taken, int32_t* members,
+                                 int32_t max);
+
+/* Emits epilogue group g of blk as one task; *done = false (nothing
+ * emitted) when the library declines, and the caller lowers the members
+ * one by one. */
+struct hlx_fusion_t;
+hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
+                                      const hlx_block_t* blk,
+                                      const struct hlx_fusion_t* f, int32_t g,
+                                      bool* done) HLX_MUST_USE;
+
+/* graph/lower_conv.c: the convolution `op` with the epilogue on oneDNN;
+ * *done = false when it does not qualify. */
+hlx_status_t hlx_lower_conv_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                     const hlx_epilogue_t* ep,
+                                     bool* done) HLX_MUST_USE;
+
+#endif /* HLX_GRAPH_LOWER_EPILOGUE_H_ */

@@ -1,0 +1,327 @@
+// Convolution post-op epilogues (graph/lower_epilogue.c): programs of a
+// convolution followed by batch-norm-like chains (subtract a per-channel
+// mean, multiply by a per-channel or scalar scale, add a bias, add a
+// residual, relu as maximum with zero or as a call) are lowered with
+// epilogues and with HLX_NO_EPILOGUE=1; the plans must agree on random
+// inputs (both run the same oneDNN convolution, and the post-ops are the
+// graph's f32 ops in the graph's order, so the tolerance is tight), and the
+// epilogue must be used exactly where it is allowed: not when an
+// intermediate has a second user, a "per-channel" vector is broadcast along
+// another dimension, or the chain value is subtracted from something.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "graph/lower.h"
+#include "graph/stablehlo/parser.h"
+#include "scheduler/plan.h"
+}
+
+namespace {
+
+struct Case {
+  const char* name;
+  bool nchw = false;
+  int64_t n = 1, h = 8, w = 8, ci = 8, co = 16, k = 3, stride = 1, pad = 1;
+  bool sub = true;         // subtract a per-channel mean
+  int mul = 1;             // 0 none, 1 per-channel (reshape + broadcast), 2 scalar
+  bool bias = true;        // add a per-channel constant
+  bool residual = false;   // add a whole tensor (parameter)
+  int relu = 1;            // 0 none, 1 maximum with zero, 2 call @relu
+  int second_user = 0;  // also returned: 1 the convolution's result, 2 the
+                        // first chain value
+  bool bad_broadcast = false;  // the mean is broadcast along a spatial dim
+  bool reversed_sub = false;   // mean - conv
+  int expect_steps = -1;       // post-ops in the epilogue task (0: none)
+};
+
+// "tensor<2x3xf32>" (dims of d).
+std::string T(const std::vector<int64_t>& d) {
+  std::string dims;
+  for (int64_t x : d) dims += std::to_string(x) + "x";
+  return "tensor<" + dims + "f32>";
+}
+
+int64_t Count(const std::vector<int64_t>& d) {
+  return std::accumulate(d.begin(), d.end(), int64_t{1},
+                         std::multiplies<int64_t>());
+}
+
+struct Shapes {
+  std::vector<int64_t> x, w, out;
+  int fdim;  // output feature dim
+};
+
+Shapes ShapesOf(const Case& c) {
+  int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1;
+  int64_t ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
+  if (c.nchw)
+    return {{c.n, c.ci, c.h, c.w}, {c.co, c.ci, c.k, c.k},
+            {c.n, c.co, oh, ow}, 1};
+  return {{c.n, c.h, c.w, c.ci}, {c.k, c.k, c.ci, c.co}, {c.n, oh, ow, c.co},
+          3};
+}
+
+std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
+  Shapes s = ShapesOf(c);
+  std::string O = T(s.out), V = "tensor<" + std::to_string(c.co) + "xf32>";
+  std::string fd = std::to_string(s.fdim);
+  *params = {s.x, s.w, {c.co}, {c.co}, {}, s.out};
+  std::string p = "func.func @main(%x: " + T(s.x) + ", %w: " + T(s.w) +
+                  ", %m: " + V + ", %s: " + V + ", %t: tensor<f32>, %r: " + O +
+                  ") -> (" + O + (c.second_user ? ", " + O : "") + ") {\n";
+  std::string pad = std::to_string(c.pad), st = std::to_string(c.stride);
+  p += "  %0 = stablehlo.convolution(%x, %w) dim_numbers = " +
+       std::string(c.nchw ? "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+                          : "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]") +
+       ", window = {stride = [" + st + ", " + st + "], pad = [[" + pad + ", " +
+       pad + "], [" + pad + ", " + pad +
+       "]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" +
+       T(s.x) + ", " + T(s.w) + ") -> " + O + "\n";
+  std::string cur = "%0", extra = c.second_user == 1 ? "%0" : "";
+  int k = 1;
+  auto next = [&]() { return "%v" + std::to_string(k++); };
+  if (c.sub) {
+    // bad_broadcast: the vector lands on a spatial dim (sizes made equal).
+    std::string dim = c.bad_broadcast ? (c.nchw ? "2" : "1") : fd;
+    std::string mb = next(), r = next();
+    p += "  " + mb + " = stablehlo.broadcast_in_dim %m, dims = [" + dim +
+         "] : (" + V + ") -> " + O + "\n";
+    p += "  " + r + " = stablehlo.subtract " +
+         (c.reversed_sub ? mb + ", " + cur : cur + ", " + mb) + " : " + O +
+         "\n";
+    cur = r;
+    if (c.second_user == 2) extra = r;
+  }
+  if (c.mul == 1) {
+    std::vector<int64_t> one(4, 1);
+    one[s.fdim] = c.co;
+    std::string r4 = next(), sb = next(), r = next();
+    p += "  " + r4 + " = stablehlo.reshape %s : (" + V + ") -> " + T(one) +
+         "\n";
+    p += "  " + sb + " = stablehlo.broadcast_in_dim " + r4 +
+         ", dims = [0, 1, 2, 3] : (" + T(one) + ") -> " + O + "\n";
+    p += "  " + r + " = stablehlo.multiply " + sb + ", " + cur + " : " + O +
+         "\n";
+    cur = r;
+  } else if (c.mul == 2) {
+    std::string sb = next(), r = next();
+    p += "  " + sb + " = stablehlo.broadcast_in_dim %t, dims = [] : " +
+         "(tensor<f32>) -> " + O + "\n";
+    p += "  " + r + " = stablehlo.multiply " + cur + ", " + sb + " : " + O +
+         "\n";
+    cur = r;
+  }
+  if (c.bias) {
+    std::string cst = next(), bb = next(), r = next();
+    std::string vals;
+    for (int64_t i = 0; i < c.co; i++)
+      vals += (i ? ", " : "") + std::to_string(0.125 * (double)(i % 7) - 0.3);
+    p += "  " + cst + " = stablehlo.constant dense<[" + vals + "]> : " + V +
+         "\n";
+    p += "  " + bb + " = stablehlo.broadcast_in_dim " + cst + ", dims = [" +
+         fd + "] : (" + V + ") -> " + O + "\n";
+    p += "  " + r + " = stablehlo.add " + cur + ", " + bb + " : " + O + "\n";
+    cur = r;
+  }
+  if (c.residual) {
+    std::string r = next();
+    p += "  " + r + " = stablehlo.add %r, " + cur + " : " + O + "\n";
+    cur = r;
+  }
+  if (c.relu == 1) {
+    std::string z = next(), zb = next(), r = next();
+    p += "  " + z + " = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n";
+    p += "  " + zb + " = stablehlo.broadcast_in_dim " + z +
+         ", dims = [] : (tensor<f32>) -> " + O + "\n";
+    p += "  " + r + " = stablehlo.maximum " + cur + ", " + zb + " : " + O +
+         "\n";
+    cur = r;
+  } else if (c.relu == 2) {
+    std::string r = next();
+    p += "  " + r + " = call @relu(" + cur + ") : (" + O + ") -> " + O + "\n";
+    cur = r;
+  }
+  p += "  return " + cur + (extra.empty() ? "" : ", " + extra) + " : " + O +
+       (extra.empty() ? "" : ", " + O) + "\n}\n";
+  p += "func.func private @relu(%a: " + O + ") -> " + O + " {\n" +
+       "  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n" +
+       "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> " +
+       O + "\n  %y = stablehlo.maximum %a, %zb : " + O + "\n  return %y : " +
+       O + "\n}\n";
+  return p;
+}
+
+struct Lowered {
+  hlx_module_t* module = nullptr;
+  hlx_lowered_module_t* lm = nullptr;
+  ~Lowered() {
+    hlx_lowered_module_destroy(lm);
+    hlx_module_destroy(module);
+  }
+};
+
+bool Lower(const std::string& text, bool epilogue, Lowered* l) {
+  if (epilogue)
+    unsetenv("HLX_NO_EPILOGUE");
+  else
+    setenv("HLX_NO_EPILOGUE", "1", 1);
+  hlx_status_t s =
+      hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
+  if (!s) {
+    hlx_lower_options_t opts = {};
+    opts.library_threads = 1;
+    s = hlx_lower_module(l->module, &opts, &l->lm);
+  }
+  unsetenv("HLX_NO_EPILOGUE");
+  if (s) {
+    ADD_FAILURE() << hlx_status_message(s) << "\n" << text;
+    hlx_status_free(s);
+    return false;
+  }
+  return true;
+}
+
+// Post-ops of the epilogue task of @main ("...+epilogue(a,b,c) at .."):
+// -1 when there is none.
+int EpilogueSteps(const hlx_plan_t* p) {
+  int found = -1;
+  for (int32_t i = 0; i < p->num_tasks; i++) {
+    const char* e = std::strstr(p->tasks[i].name, "+epilogue(");
+    if (!e) continue;
+    EXPECT_EQ(found, -1) << "two epilogue tasks";
+    found = 1;
+    for (const char* q = e; *q && *q != ')'; q++) found += *q == ',';
+  }
+  return found;
+}
+
+std::vector<std::vector<float>> Run(const hlx_plan_t* p,
+                                    const std::vector<std::vector<float>>& in) {
+  std::vector<const void*> params;
+  for (auto& b : in) params.push_back(b.data());
+  std::vector<std::vector<float>> out(p->num_results);
+  std::vector<void*> res;
+  for (int32_t i = 0; i < p->num_results; i++) {
+    out[i].resize(p->slot_bytes[p->result_slots[i]] / sizeof(float) + 1);
+    res.push_back(out[i].data());
+  }
+  hlx_run_ctx_t ctx = {};
+  ctx.sequential = true;
+  hlx_status_t s = hlx_plan_execute(p, params.data(), res.data(), &ctx);
+  EXPECT_EQ(s, nullptr) << (s ? hlx_status_message(s) : "");
+  hlx_status_free(s);
+  return out;
+}
+
+void Check(const Case& c) {
+  SCOPED_TRACE(c.name);
+  std::vector<std::vector<int64_t>> shapes;
+  std::string text = Program(c, &shapes);
+  Lowered on, off;
+  ASSERT_TRUE(Lower(text, true, &on));
+  ASSERT_TRUE(Lower(text, false, &off));
+  const hlx_plan_t* pe = hlx_lowered_find(on.lm, "main");
+  const hlx_plan_t* pu = hlx_lowered_find(off.lm, "main");
+  ASSERT_NE(pe, nullptr);
+  ASSERT_NE(pu, nullptr);
+  EXPECT_EQ(EpilogueSteps(pe), c.expect_steps > 0 ? c.expect_steps : -1)
+      << text;
+  EXPECT_EQ(EpilogueSteps(pu), -1);
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int trial = 0; trial < 2; trial++) {
+    std::vector<std::vector<float>> in;
+    for (auto& d : shapes) {
+      std::vector<float> v(Count(d));
+      for (auto& x : v) x = u(rng);
+      in.push_back(v);
+    }
+    auto a = Run(pe, in), b = Run(pu, in);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t r = 0; r < a.size(); r++) {
+      double big = 0;
+      for (float y : b[r]) big = std::fmax(big, std::fabs(y));
+      ASSERT_GT(big, 0);
+      int bad = 0;
+      for (size_t i = 0; i + 1 < a[r].size() && bad < 5; i++)
+        if (!(std::fabs(a[r][i] - b[r][i]) <= 1e-6 * big)) {
+          ADD_FAILURE() << "result " << r << " element " << i << ": "
+                        << a[r][i] << " vs " << b[r][i];
+          bad++;
+        }
+    }
+  }
+}
+
+TEST(ConvEpilogue, BatchNormRelu) {
+  Case c{"bn relu"};
+  c.expect_steps = 4;
+  Check(c);
+}
+
+TEST(ConvEpilogue, Shapes) {
+  Case a{"1x1 stride 2, odd channels"};
+  a.k = 1, a.pad = 0, a.stride = 2, a.ci = 5, a.co = 24, a.h = 9, a.w = 7;
+  a.expect_steps = 4;
+  Check(a);
+  Case b{"nchw 3x3 batch 2"};
+  b.nchw = true, b.n = 2, b.ci = 3, b.co = 17, b.h = 11, b.w = 6;
+  b.expect_steps = 4;
+  Check(b);
+  Case d{"7x7 stride 2 pad 3"};
+  d.k = 7, d.stride = 2, d.pad = 3, d.ci = 3, d.co = 32, d.h = 20, d.w = 20;
+  d.expect_steps = 4;
+  Check(d);
+}
+
+TEST(ConvEpilogue, SubsetsOfTheChain) {
+  for (int mask = 0; mask < 16; mask++) {
+    Case c{"subset"};
+    c.sub = mask & 1;
+    c.mul = (mask & 2) ? 1 : 0;
+    c.bias = mask & 4;
+    c.relu = (mask & 8) ? 1 : 0;
+    c.expect_steps = c.sub + (c.mul != 0) + c.bias + (c.relu != 0);
+    std::string name = "subset " + std::to_string(mask);
+    c.name = name.c_str();
+    Check(c);
+  }
+}
+
+TEST(ConvEpilogue, ScalarScaleResidualAndCalledRelu) {
+  Case c{"scalar scale, residual, call @relu"};
+  c.mul = 2, c.residual = true, c.relu = 2, c.expect_steps = 5;
+  Check(c);
+  // NCHW: oneDNN writes a blocked layout, so the residual add (which goes
+  // through dst) stays outside the epilogue.
+  Case n{"nchw residual"};
+  n.nchw = true, n.residual = true, n.co = 20, n.expect_steps = 3;
+  Check(n);
+}
+
+TEST(ConvEpilogue, NotApplied) {
+  Case two{"conv result has two users"};
+  two.second_user = 1, two.expect_steps = 0;
+  Check(two);
+  Case bad{"mean broadcast along a spatial dim"};
+  bad.bad_broadcast = true, bad.h = 16, bad.w = 16, bad.co = 16;
+  bad.expect_steps = 0;  // the chain starts with the subtract
+  Check(bad);
+  Case rev{"mean - conv"};
+  rev.reversed_sub = true, rev.expect_steps = 0;
+  Check(rev);
+  Case late{"chain stops at a value with a second user"};
+  late.second_user = 2, late.expect_steps = 1;
+  Check(late);
+}
+
+}  // namespace
