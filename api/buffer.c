@@ -37,9 +37,11 @@ static hlx_buffer_options_t read_options(const hlx_buffer_options_t* options) {
   return o;
 }
 
-/* A buffer handle for desc in layout m2m (NULL = row-major), no memory. */
+/* A buffer handle for desc in layout m2m (NULL = row-major) padded to
+ * `padded` (NULL = none), no memory. */
 static hlx_status_t new_handle(const char* who, const hlx_tensor_desc_t* desc,
-                               const int32_t* m2m, hlx_buffer_t** out) {
+                               const int32_t* m2m, const int64_t* padded,
+                               hlx_buffer_t** out) {
   *out = NULL;
   size_t bytes = desc ? hlx_internal_desc_bytes(desc) : SIZE_MAX;
   if (bytes == SIZE_MAX)
@@ -49,26 +51,32 @@ static hlx_status_t new_handle(const char* who, const hlx_tensor_desc_t* desc,
                                   "the size overflows)"
                                 : "desc is NULL");
   if (m2m) HLX_RETURN_IF_ERROR(hlx_internal_check_layout(who, desc->rank, m2m));
+  if (padded)
+    HLX_RETURN_IF_ERROR(hlx_internal_check_padding(who, desc, padded));
   hlx_buffer_t* b = calloc(1, sizeof(*b));
   if (!b) return hlx_status_oom();
   b->desc = *desc;
-  b->bytes = bytes;
   if (m2m)
     memcpy(b->minor_to_major, m2m, sizeof(int32_t) * (size_t)desc->rank);
   else
     hlx_internal_row_major(desc->rank, b->minor_to_major);
+  hlx_tensor_desc_t pd = *desc; /* the padded array */
+  for (int32_t i = 0; i < desc->rank; i++)
+    b->padded[i] = pd.dims[i] = padded ? padded[i] : desc->dims[i];
+  b->bytes = hlx_internal_desc_bytes(&pd); /* checked by check_padding */
   *out = b;
   return NULL;
 }
 
 hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
+                                       const int64_t* padded,
                                        const hlx_allocator_t* a,
                                        const void* data,
                                        hlx_buffer_t** out_buffer) {
   const char* who = "hlx_buffer_create";
   hlx_buffer_t* b;
-  HLX_RETURN_IF_ERROR(new_handle(who, desc, m2m, &b));
+  HLX_RETURN_IF_ERROR(new_handle(who, desc, m2m, padded, &b));
   size_t alloc = (b->bytes + 63) & ~(size_t)63;
   if (!alloc) alloc = 64;
   if (a && (!a->alloc || !a->free)) {
@@ -118,7 +126,8 @@ hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
   }
   hlx_buffer_t* b;
   HLX_RETURN_IF_ERROR(hlx_internal_buffer_alloc(
-      desc, o.minor_to_major, o.allocator ? &a : NULL, data, &b));
+      desc, o.minor_to_major, o.padded_dimensions, o.allocator ? &a : NULL,
+      data, &b));
   *out_buffer = b;
   return NULL;
 }
@@ -138,7 +147,8 @@ hlx_status_t hlx_buffer_create_zero_copy(const hlx_tensor_desc_t* desc,
   *out_buffer = NULL;
   hlx_buffer_options_t o = read_options(options);
   hlx_buffer_t* b;
-  HLX_RETURN_IF_ERROR(new_handle(who, desc, o.minor_to_major, &b));
+  HLX_RETURN_IF_ERROR(
+      new_handle(who, desc, o.minor_to_major, o.padded_dimensions, &b));
   size_t es = hlx_dtype_size((hlx_dtype_t)desc->element_type);
   hlx_status_t st = NULL;
   if (!data && b->bytes)
@@ -180,4 +190,11 @@ void hlx_buffer_minor_to_major(const hlx_buffer_t* b,
   if (b->desc.rank > 0) /* rank 0: the caller may pass NULL */
     memcpy(out_minor_to_major, b->minor_to_major,
            sizeof(int32_t) * (size_t)b->desc.rank);
+}
+
+void hlx_buffer_padded_dimensions(const hlx_buffer_t* b,
+                                  int64_t* out_padded_dimensions) {
+  if (b->desc.rank > 0) /* rank 0: the caller may pass NULL */
+    memcpy(out_padded_dimensions, b->padded,
+           sizeof(int64_t) * (size_t)b->desc.rank);
 }

@@ -218,6 +218,7 @@ void hlx_executable_destroy(hlx_executable_t* e) {
   free(e->params);
   free(e->results);
   free(e->result_layouts);
+  free(e->result_padded);
   free(e);
 }
 

@@ -144,6 +144,13 @@ typedef struct hlx_compile_options_t {
   /* Allocates the result buffers of runs (copied; NULL = the default
    * 64-byte-aligned heap). */
   const struct hlx_allocator_t* allocator;
+  /* Result buffers' padded dimensions (as hlx_buffer_options_t's): NULL,
+   * or num_result_padded_dimensions (= the number of results) pointers,
+   * each NULL (no padding) or that result's rank entries, each >= the
+   * dimension's size (copied at hlx_executable_create). A run writes each
+   * result padded, padding zeroed, in its result_layouts order. */
+  const int64_t* const* result_padded_dimensions;
+  int32_t num_result_padded_dimensions;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 
@@ -198,6 +205,7 @@ void hlx_allocator_init(hlx_allocator_t* a); /* zeroes: the default heap */
 /* Layouts: a buffer's minor_to_major lists its dimensions from the
  * fastest-varying in memory to the slowest (XLA's layout): row-major rank 3
  * is {2,1,0}, column-major {0,1,2}. It must be a permutation of 0..rank-1.
+ * A layout may also pad dimensions (padded_dimensions below).
  * hlx_buffer_data gives the bytes in the buffer's own layout. Executables
  * convert at their boundary (parameters in, results out), so any layout
  * can be passed to any parameter. */
@@ -208,11 +216,21 @@ typedef struct hlx_buffer_options_t {
   /* Where the memory comes from (copied; NULL = the default heap). Not
    * used by hlx_buffer_create_zero_copy. */
   const hlx_allocator_t* allocator;
+  /* XLA's padded_dimensions: desc->rank entries (copied), entry i >=
+   * desc->dims[i], the width dimension i is padded to in memory; NULL =
+   * no padding. The memory holds the padded array in minor_to_major
+   * order (hlx_buffer_bytes is its size); the logical elements are those
+   * with every index below the dimension's size, the rest is padding
+   * (the library fills padding it writes with zeros and never reads it).
+   * Example: f32[2,3], minor_to_major {0,1}, padded {3,5}: memory is
+   * a d 0 b e 0 c f 0 0 0 0 0 0 0 for [[a,b,c],[d,e,f]]. */
+  const int64_t* padded_dimensions;
 } hlx_buffer_options_t;
 void hlx_buffer_options_init(hlx_buffer_options_t* o);
 
-/* hlx_buffer_create with options: copies `data` (in the options' layout;
- * NULL = zeros) into memory from the options' allocator. */
+/* hlx_buffer_create with options: copies `data` (hlx_buffer_bytes bytes
+ * in the options' layout, padding included; NULL = zeros) into memory
+ * from the options' allocator. */
 hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
                                             const void* data,
                                             const hlx_buffer_options_t* options,
@@ -227,7 +245,8 @@ hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
  * not made, the deleter is not called and data stays the caller's.
  * Rules: data is aligned to the element size (64 is best for speed) and
  * holds hlx_buffer_bytes bytes in the options' layout; data may be NULL
- * only when that size is 0. options: NULL or only minor_to_major used. */
+ * only when that size is 0. options: NULL or minor_to_major and
+ * padded_dimensions used. */
 typedef void (*hlx_buffer_deleter_fn)(void* user, void* data);
 hlx_status_t hlx_buffer_create_zero_copy(const hlx_tensor_desc_t* desc,
                                          void* data,
@@ -238,6 +257,10 @@ hlx_status_t hlx_buffer_create_zero_copy(const hlx_tensor_desc_t* desc,
 /* The buffer's layout: writes desc->rank entries to out_minor_to_major. */
 void hlx_buffer_minor_to_major(const hlx_buffer_t* b,
                                int32_t* out_minor_to_major);
+/* The buffer's padded dimensions: writes desc->rank entries (the dims
+ * themselves when it has no padding). */
+void hlx_buffer_padded_dimensions(const hlx_buffer_t* b,
+                                  int64_t* out_padded_dimensions);
 
 /* Runs the executable once. params: num_params buffers matching the
  * parameter descriptions. On success out_results[i] (num_results entries,

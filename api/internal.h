@@ -16,7 +16,8 @@ struct hlx_program_t {
 struct hlx_buffer_t {
   hlx_tensor_desc_t desc;
   int32_t minor_to_major[HLX_MAX_DIMS]; /* desc.rank entries */
-  size_t bytes;
+  int64_t padded[HLX_MAX_DIMS]; /* desc.rank entries; = dims: no padding */
+  size_t bytes;                 /* of the padded array */
   void* data;
   /* Releases data at destroy: an allocator's free or a zero-copy deleter
    * (NULL release and !owned: the caller keeps data). */
@@ -26,10 +27,11 @@ struct hlx_buffer_t {
 };
 
 /* Buffer memory (api/buffer.c): a buffer of desc in layout m2m (NULL =
- * row-major) from allocator a (NULL = default heap), holding a copy of
- * data (NULL: zeros). */
+ * row-major) padded to `padded` (NULL = none) from allocator a (NULL =
+ * default heap), holding a copy of data (NULL: zeros). */
 hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
+                                       const int64_t* padded,
                                        const hlx_allocator_t* a,
                                        const void* data,
                                        hlx_buffer_t** out_buffer);
@@ -48,9 +50,21 @@ hlx_status_t hlx_internal_check_layout(const char* who, int32_t rank,
                                        const int32_t* m2m);
 void hlx_internal_row_major(int32_t rank, int32_t* m2m);
 bool hlx_internal_is_row_major(int32_t rank, const int32_t* m2m);
-/* Copies a tensor of desc from layout src_m2m to layout dst_m2m. */
-void hlx_internal_relayout(const hlx_tensor_desc_t* d, const int32_t* src_m2m,
-                           const void* src, const int32_t* dst_m2m, void* dst);
+/* Checks padded dims (each >= the dim; the padded size fits). */
+hlx_status_t hlx_internal_check_padding(const char* who,
+                                        const hlx_tensor_desc_t* d,
+                                        const int64_t* padded);
+/* Whether b's memory is plain row-major (no permutation, no padding). */
+bool hlx_internal_is_plain(const hlx_buffer_t* b);
+/* A layout: minor_to_major and padded extents (NULL = the dims). */
+typedef struct hlx_layout_t {
+  const int32_t* m2m;
+  const int64_t* padded;
+} hlx_layout_t;
+/* Copies the logical elements of a tensor of desc from layout `from` to
+ * layout `to`; padding in dst is zeroed. */
+void hlx_internal_relayout(const hlx_tensor_desc_t* d, hlx_layout_t from,
+                           const void* src, hlx_layout_t to, void* dst);
 
 struct hlx_executable_t {
   const hlx_program_t* program;
@@ -70,6 +84,9 @@ struct hlx_executable_t {
   /* Result layouts (NULL: all row-major; else num_results rows) and the
    * allocator of result buffers (has_allocator false: default heap). */
   int32_t (*result_layouts)[HLX_MAX_DIMS];
+  /* Result padded dims (NULL: none; else num_results rows = the dims
+   * where a result is not padded). */
+  int64_t (*result_padded)[HLX_MAX_DIMS];
   hlx_allocator_t allocator;
   bool has_allocator;
 };

@@ -29,53 +29,126 @@ bool hlx_internal_is_row_major(int32_t rank, const int32_t* m2m) {
   return true;
 }
 
-/* Element strides of each logical dimension in layout m2m. */
-static void layout_strides(const hlx_tensor_desc_t* d, const int32_t* m2m,
+hlx_status_t hlx_internal_check_padding(const char* who,
+                                        const hlx_tensor_desc_t* d,
+                                        const int64_t* padded) {
+  hlx_tensor_desc_t pd = *d;
+  for (int32_t i = 0; i < d->rank; i++) {
+    if (padded[i] < d->dims[i])
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "%s: padded_dimensions[%d] = %lld is smaller "
+                             "than dimension %d's size %lld",
+                             who, i, (long long)padded[i], i,
+                             (long long)d->dims[i]);
+    pd.dims[i] = padded[i];
+  }
+  if (hlx_internal_desc_bytes(&pd) == SIZE_MAX)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "%s: the padded size overflows", who);
+  return NULL;
+}
+
+bool hlx_internal_is_plain(const hlx_buffer_t* b) {
+  int32_t r = b->desc.rank;
+  return hlx_internal_is_row_major(r, b->minor_to_major) &&
+         !memcmp(b->padded, b->desc.dims, sizeof(int64_t) * (size_t)r);
+}
+
+/* Element strides of each logical dimension in layout l. */
+static void layout_strides(const hlx_tensor_desc_t* d, hlx_layout_t l,
                            int64_t* strides) {
+  const int64_t* ext = l.padded ? l.padded : d->dims;
   int64_t s = 1;
   for (int32_t i = 0; i < d->rank; i++) {
-    strides[m2m[i]] = s;
-    s *= d->dims[m2m[i]];
+    strides[l.m2m[i]] = s;
+    s *= ext[l.m2m[i]];
   }
 }
 
-/* Walks the destination in its own memory order (sequential writes) and
- * gathers each element from the source. */
-void hlx_internal_relayout(const hlx_tensor_desc_t* d, const int32_t* src_m2m,
-                           const void* src, const int32_t* dst_m2m,
-                           void* dst) {
+/* Bytes of the (padded) array of layout l. */
+static size_t layout_bytes(const hlx_tensor_desc_t* d, hlx_layout_t l) {
+  hlx_tensor_desc_t pd = *d;
+  if (l.padded)
+    memcpy(pd.dims, l.padded, sizeof(int64_t) * (size_t)d->rank);
+  return hlx_internal_desc_bytes(&pd);
+}
+
+/* Walks the destination's logical elements in its memory order (its
+ * fastest dimension innermost) and gathers each from the source. */
+void hlx_internal_relayout(const hlx_tensor_desc_t* d, hlx_layout_t from,
+                           const void* src, hlx_layout_t to, void* dst) {
   size_t es = hlx_dtype_size((hlx_dtype_t)d->element_type);
-  size_t bytes = hlx_internal_desc_bytes(d);
-  if (!bytes || bytes == SIZE_MAX) return;
+  size_t bytes = hlx_internal_desc_bytes(d), dst_bytes = layout_bytes(d, to);
+  if (bytes == SIZE_MAX || dst_bytes == SIZE_MAX) return;
   int32_t r = d->rank;
-  if (!memcmp(src_m2m, dst_m2m, sizeof(int32_t) * (size_t)r)) {
-    memcpy(dst, src, bytes);
+  size_t rs = sizeof(int64_t) * (size_t)r;
+  const int64_t* fp = from.padded ? from.padded : d->dims;
+  const int64_t* tp = to.padded ? to.padded : d->dims;
+  if (!memcmp(from.m2m, to.m2m, sizeof(int32_t) * (size_t)r) &&
+      !memcmp(fp, tp, rs)) {
+    memcpy(dst, src, dst_bytes);
     return;
   }
-  int64_t ss[HLX_MAX_DIMS];
-  layout_strides(d, src_m2m, ss);
+  if (memcmp(tp, d->dims, rs)) memset(dst, 0, dst_bytes);
+  if (!bytes) return;
+  int64_t ss[HLX_MAX_DIMS], ds[HLX_MAX_DIMS];
+  layout_strides(d, from, ss);
+  layout_strides(d, to, ds);
   int64_t idx[HLX_MAX_DIMS] = {0}; /* over dst's dims, fastest first */
-  int64_t n = (int64_t)(bytes / es), off = 0; /* off: source element */
+  int64_t n = (int64_t)(bytes / es), soff = 0, doff = 0;
   const char* s = src;
   char* o = dst;
-  int32_t inner = dst_m2m[0];
-  int64_t inner_n = d->dims[inner], inner_s = ss[inner];
+  int32_t inner = to.m2m[0];
+  int64_t inner_n = d->dims[inner], inner_s = ss[inner], inner_d = ds[inner];
   for (int64_t done = 0; done < n; done += inner_n) {
-    const char* p = s + (size_t)off * es;
-    for (int64_t j = 0; j < inner_n; j++, o += es)
-      memcpy(o, p + (size_t)(j * inner_s) * es, es);
+    for (int64_t j = 0; j < inner_n; j++)
+      memcpy(o + (size_t)(doff + j * inner_d) * es,
+             s + (size_t)(soff + j * inner_s) * es, es);
     /* Odometer over the slower dst dimensions. */
     for (int32_t k = 1; k < r; k++) {
-      int32_t dim = dst_m2m[k];
-      off += ss[dim];
+      int32_t dim = to.m2m[k];
+      soff += ss[dim];
+      doff += ds[dim];
       if (++idx[k] < d->dims[dim]) break;
-      off -= ss[dim] * d->dims[dim];
+      soff -= ss[dim] * d->dims[dim];
+      doff -= ds[dim] * d->dims[dim];
       idx[k] = 0;
     }
   }
 }
 
 /* ---- the executable's boundary ------------------------------------------ */
+
+/* Copies the compile options' result padded dimensions into e. */
+static hlx_status_t result_padding(hlx_executable_t* e,
+                                   const hlx_compile_options_t* o) {
+  const char* who = "hlx_executable_create";
+  if (!o->result_padded_dimensions && !o->num_result_padded_dimensions)
+    return NULL;
+  if (!o->result_padded_dimensions ||
+      o->num_result_padded_dimensions != e->num_results)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "%s: result_padded_dimensions has %d entries for "
+                           "%d results", who,
+                           o->result_padded_dimensions
+                               ? o->num_result_padded_dimensions
+                               : 0,
+                           e->num_results);
+  e->result_padded = calloc((size_t)e->num_results + 1,
+                            sizeof(*e->result_padded));
+  if (!e->result_padded) return hlx_status_oom();
+  for (int32_t i = 0; i < e->num_results; i++) {
+    const hlx_tensor_desc_t* d = &e->results[i];
+    const int64_t* p = o->result_padded_dimensions[i];
+    if (p) {
+      hlx_status_t st = hlx_internal_check_padding(who, d, p);
+      if (st) return hlx_status_annotate(st, "result %d", i);
+    }
+    memcpy(e->result_padded[i], p ? p : d->dims,
+           sizeof(int64_t) * (size_t)d->rank);
+  }
+  return NULL;
+}
 
 hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,
                                            const hlx_compile_options_t* o) {
@@ -90,6 +163,7 @@ hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,
                              who);
     e->has_allocator = true;
   }
+  HLX_RETURN_IF_ERROR(result_padding(e, o));
   if (!o->result_layouts && !o->num_result_layouts) return NULL;
   if (!o->result_layouts || o->num_result_layouts != e->num_results)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
@@ -118,6 +192,7 @@ hlx_status_t hlx_internal_result_alloc(const hlx_executable_t* e, int32_t i,
                                        hlx_buffer_t** out_buffer) {
   return hlx_internal_buffer_alloc(
       &e->results[i], e->result_layouts ? e->result_layouts[i] : NULL,
+      e->result_padded ? e->result_padded[i] : NULL,
       e->has_allocator ? &e->allocator : NULL, NULL, out_buffer);
 }
 
@@ -140,16 +215,16 @@ hlx_status_t hlx_internal_boundary_begin(const hlx_executable_t* e,
   if (!bd->in || !bd->staged_in || !bd->staged_out) return hlx_status_oom();
   for (int32_t i = 0; i < num_params; i++) {
     const hlx_buffer_t* p = params[i];
-    if (hlx_internal_is_row_major(p->desc.rank, p->minor_to_major)) {
+    if (hlx_internal_is_plain(p)) {
       bd->in[i] = p->data;
       continue;
     }
     int32_t rm[HLX_MAX_DIMS];
     hlx_internal_row_major(p->desc.rank, rm);
-    bd->staged_in[i] = alloc64(p->bytes);
+    bd->staged_in[i] = alloc64(hlx_internal_desc_bytes(&p->desc));
     if (!bd->staged_in[i]) return hlx_status_oom();
-    hlx_internal_relayout(&p->desc, p->minor_to_major, p->data, rm,
-                          bd->staged_in[i]);
+    hlx_layout_t from = {p->minor_to_major, p->padded}, to = {rm, NULL};
+    hlx_internal_relayout(&p->desc, from, p->data, to, bd->staged_in[i]);
     bd->in[i] = bd->staged_in[i];
   }
   return NULL;
@@ -158,13 +233,14 @@ hlx_status_t hlx_internal_boundary_begin(const hlx_executable_t* e,
 hlx_status_t hlx_internal_boundary_result(hlx_boundary_t* bd, int32_t i,
                                           hlx_buffer_t* result,
                                           void** out_data) {
-  if (hlx_internal_is_row_major(result->desc.rank, result->minor_to_major)) {
+  if (hlx_internal_is_plain(result)) {
     *out_data = result->data;
     return NULL;
   }
-  bd->staged_out[i] = alloc64(result->bytes);
+  size_t bytes = hlx_internal_desc_bytes(&result->desc);
+  bd->staged_out[i] = alloc64(bytes);
   if (!bd->staged_out[i]) return hlx_status_oom();
-  memset(bd->staged_out[i], 0, result->bytes);
+  memset(bd->staged_out[i], 0, bytes);
   *out_data = bd->staged_out[i];
   return NULL;
 }
@@ -176,8 +252,8 @@ void hlx_internal_boundary_finish(hlx_boundary_t* bd,
     hlx_buffer_t* r = results[i];
     int32_t rm[HLX_MAX_DIMS];
     hlx_internal_row_major(r->desc.rank, rm);
-    hlx_internal_relayout(&r->desc, rm, bd->staged_out[i], r->minor_to_major,
-                          r->data);
+    hlx_layout_t from = {rm, NULL}, to = {r->minor_to_major, r->padded};
+    hlx_internal_relayout(&r->desc, from, bd->staged_out[i], to, r->data);
   }
 }
 
