@@ -642,12 +642,17 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   scope_leave(&scope, d->threads);
   dnnl_primitive_desc_destroy(pd);
   if (s != dnnl_success) return dnnl_error(s, "convolution primitive");
-  HLX_RETURN_IF_ERROR(make_reorder(&cv->src_user, &cv->src_prim,
-                                   &cv->src_reorder));
-  HLX_RETURN_IF_ERROR(make_reorder(&cv->wei_user, &cv->wei_prim,
-                                   &cv->wei_reorder));
-  HLX_RETURN_IF_ERROR(make_reorder(&cv->dst_prim, &cv->dst_user,
-                                   &cv->dst_reorder));
+  /* Reorders fix their thread split at creation too: without the budget
+   * here a one-thread executable ran them as an all-core OpenMP team. */
+  scope_enter(&scope, d->threads);
+  hlx_status_t rst = make_reorder(&cv->src_user, &cv->src_prim,
+                                  &cv->src_reorder);
+  if (!rst)
+    rst = make_reorder(&cv->wei_user, &cv->wei_prim, &cv->wei_reorder);
+  if (!rst)
+    rst = make_reorder(&cv->dst_prim, &cv->dst_user, &cv->dst_reorder);
+  scope_leave(&scope, d->threads);
+  HLX_RETURN_IF_ERROR(rst);
   if (cv->sum_index >= 0 && cv->dst_reorder)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN convolution: a whole-tensor post-op needs "
