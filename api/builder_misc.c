@@ -208,6 +208,39 @@ hlx_status_t hlx_builder_collapse(hlx_builder_t* b, uint32_t operand,
   return hlx_builder_reshape(b, operand, dims, rank, out_value);
 }
 
+/* XLA Reshape(operand, dimensions, new_sizes): the operand collapsed in
+ * the order `dimensions` (a transpose, when that is not the identity),
+ * then refined into new_sizes. */
+hlx_status_t hlx_builder_reshape_with_dimensions(hlx_builder_t* b,
+                                                 uint32_t operand,
+                                                 const int64_t* dimensions,
+                                                 int32_t n,
+                                                 const int64_t* new_sizes,
+                                                 int32_t rank,
+                                                 uint32_t* out_value) {
+  static const char kOp[] = "reshape";
+  BEGIN(b, out_value, kOp);
+  hlx_value_t* x = NULL;
+  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  const hlx_type_t* t = x->type;
+  if (n != t->rank || (n > 0 && !dimensions))
+    return hlx_bld_fail(b, kOp, "dimensions must list all %d operand "
+                        "dimensions, got %d", (int)t->rank, (int)n);
+  bool seen[HLX_MAX_RANK] = {false}, identity = true;
+  for (int32_t i = 0; i < n; i++) {
+    if (dimensions[i] < 0 || dimensions[i] >= n || seen[dimensions[i]])
+      return hlx_bld_fail(b, kOp, "dimensions is not a permutation of 0..%d "
+                          "(entry %d is %lld)", (int)n - 1, (int)i,
+                          (long long)dimensions[i]);
+    seen[dimensions[i]] = true;
+    identity = identity && dimensions[i] == i;
+  }
+  uint32_t v = operand;
+  if (!identity)
+    HLX_RETURN_IF_ERROR(hlx_builder_transpose(b, operand, dimensions, n, &v));
+  return hlx_builder_reshape(b, v, new_sizes, rank, out_value);
+}
+
 hlx_status_t hlx_builder_bitcast_convert(hlx_builder_t* b, uint32_t operand,
                                          hlx_element_type_t new_type,
                                          uint32_t* out_value) {

@@ -236,6 +236,17 @@ hlx_status_t hlx_builder_dynamic_update_slice(hlx_builder_t* b,
 hlx_status_t hlx_builder_collapse(hlx_builder_t* b, uint32_t operand,
                                   const int64_t* dimensions, int32_t n,
                                   uint32_t* out_value);
+/* XLA Reshape(operand, dimensions, new_sizes): dimensions (a permutation
+ * of the operand's n = rank dimensions, slowest first) gives the order in
+ * which the operand is collapsed before it is refined into new_sizes
+ * (hlx_builder_reshape is the in-order case). */
+hlx_status_t hlx_builder_reshape_with_dimensions(hlx_builder_t* b,
+                                                 uint32_t operand,
+                                                 const int64_t* dimensions,
+                                                 int32_t n,
+                                                 const int64_t* new_sizes,
+                                                 int32_t rank,
+                                                 uint32_t* out_value);
 /* XLA BitcastConvertType: same bit width -> same shape; otherwise the
  * last dimension is added (narrower type) or removed (wider type). */
 hlx_status_t hlx_builder_bitcast_convert(hlx_builder_t* b, uint32_t operand,
