@@ -68,6 +68,9 @@ static void detect(void) {
   if ((f & avx2) == avx2) g_detected = HLX_ISA_AVX2;
   if (g_detected == HLX_ISA_AVX2 && (f & avx512) == avx512)
     g_detected = HLX_ISA_AVX512;
+#if defined(__aarch64__)
+  g_detected = HLX_ISA_NEON; /* Advanced SIMD is mandatory in AArch64 */
+#endif
   const char* env = getenv("HLX_MAX_ISA");
   hlx_isa_t cap;
   /* An unknown value is ignored (no cap): the library never prints. */
@@ -109,7 +112,11 @@ void hlx_cpu_set_max_isa(hlx_isa_t cap) {
 const char* hlx_isa_name(hlx_isa_t isa) {
   switch (isa) {
     case HLX_ISA_REFERENCE: return "reference";
+#if defined(__aarch64__)
+    case HLX_ISA_NEON: return "neon";
+#else
     case HLX_ISA_AVX2: return "avx2";
+#endif
     case HLX_ISA_AVX512: return "avx512";
     default: return "invalid";
   }
@@ -121,7 +128,8 @@ bool hlx_isa_parse(const char* s, hlx_isa_t* out_isa) {
     hlx_isa_t isa;
   } kNames[] = {{"reference", HLX_ISA_REFERENCE}, {"ref", HLX_ISA_REFERENCE},
                 {"none", HLX_ISA_REFERENCE},      {"scalar", HLX_ISA_REFERENCE},
-                {"avx2", HLX_ISA_AVX2},           {"avx512", HLX_ISA_AVX512}};
+                {"avx2", HLX_ISA_AVX2},           {"avx512", HLX_ISA_AVX512},
+                {"neon", HLX_ISA_NEON}};
   for (size_t i = 0; i < sizeof kNames / sizeof kNames[0]; i++)
     if (s && strcasecmp(s, kNames[i].name) == 0) {
       *out_isa = kNames[i].isa;

@@ -8,8 +8,12 @@
  * The ISA levels are the flag sets the kernel folders are compiled with:
  *   avx2   = AVX2 + FMA                     (kernels/x86/avx2/)
  *   avx512 = AVX-512 F + BW + DQ + VL       (kernels/x86/avx512/)
+ *   neon   = AArch64 Advanced SIMD          (kernels/arm/neon/)
+ * Levels are per architecture: level 1 is avx2 on x86-64 and neon on
+ * AArch64 (HLX_ISA_NEON == HLX_ISA_AVX2), so "min(detected, cap)" and the
+ * tests' loop over levels need no architecture switch.
  * The effective level is min(detected, cap). The cap comes from the
- * environment variable HLX_MAX_ISA=reference|avx2|avx512 (read once), and
+ * environment variable HLX_MAX_ISA=reference|avx2|avx512|neon (read once), and
  * hlx_cpu_set_max_isa() overrides it (tests force every level). */
 #ifndef HLX_KERNELS_CPU_FEATURES_H_
 #define HLX_KERNELS_CPU_FEATURES_H_
@@ -25,7 +29,8 @@ typedef enum hlx_isa_t {
   HLX_ISA_REFERENCE = 0,
   HLX_ISA_AVX2 = 1,
   HLX_ISA_AVX512 = 2,
-  HLX_ISA_COUNT
+  HLX_ISA_NEON = 1, /* AArch64's level 1; always present there */
+  HLX_ISA_COUNT = 3
 } hlx_isa_t;
 
 /* Feature bits (hardware support AND OS support). */
@@ -60,7 +65,8 @@ bool hlx_cpu_supports_isa(hlx_isa_t isa);
  * HLX_ISA_COUNT removes the cap set here and returns to HLX_MAX_ISA. */
 void hlx_cpu_set_max_isa(hlx_isa_t cap);
 
-/* "reference", "avx2", "avx512"; "invalid" otherwise. */
+/* "reference", "avx2", "avx512" ("neon" for level 1 on AArch64);
+ * "invalid" otherwise. */
 const char* hlx_isa_name(hlx_isa_t isa);
 
 /* Parses an ISA name (case-insensitive; "ref", "none", "scalar" accepted

@@ -72,7 +72,7 @@ typedef void (*hlx_scatter_add_rows_fn)(float* table, int64_t n_rows,
 typedef void (*hlx_pool2d_select_fn)(const hlx_pool2d_t* g, const float* in,
                                      int64_t* selected);
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_POOL_SELECT(ISA, DIR, LAYOUT, fn) \
   void fn(const hlx_pool2d_t*, const float*, int64_t*);
 #include "kernels/window_kernels.inc"

@@ -17,6 +17,14 @@ PACKAGES=(
   libgtest-dev         # GoogleTest
   libbenchmark-dev     # Google Benchmark
 )
+# The NEON kernels are cross-compiled and run under qemu-user on x86-64
+# hosts (tests/kernels:neon_cross_test).
+if [ "$(uname -m)" = x86_64 ]; then
+  PACKAGES+=(
+    g++-aarch64-linux-gnu  # AArch64 cross compiler + libc
+    qemu-user              # runs the AArch64 test binaries
+  )
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -14,7 +14,7 @@ static void fill(void) {
   for (int lv = 0; lv < HLX_ISA_COUNT; lv++) {
     (void)lv;
     (void)hw;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_TRANSPOSE_KERNEL(ISA, ES, TILE, fn)                         \
   if (HLX_ISA_##ISA <= lv && HLX_ISA_##ISA <= hw && ES == 4 && !g_tr4[lv]) \
     g_tr4[lv] = fn;

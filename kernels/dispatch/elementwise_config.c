@@ -23,7 +23,7 @@ static void fill(void) {
   for (int lv = 0; lv < HLX_ISA_COUNT; lv++) {
     (void)lv;
     (void)hw;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define ALLOWED(ISA) (HLX_ISA_##ISA <= lv && HLX_ISA_##ISA <= hw)
 #define HLX_EW_INCLUDE_EXT
 #define HLX_EW_CONVERT(ISA, FROM, TO, fn)                                \
@@ -77,7 +77,7 @@ hlx_unary_fn hlx_unary_kernel_for_isa(hlx_unary_op_t op, hlx_dtype_t in,
       (unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa))
     return NULL;
   (void)level();
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_EW_INCLUDE_EXT
 #define HLX_EW_UNARY(ISA, OP, DT, fn) \
   if (isa == HLX_ISA_##ISA && op == HLX_UNARY_##OP && in == HLX_DTYPE_##DT) return fn;
@@ -92,7 +92,7 @@ hlx_binary_fn hlx_binary_kernel_for_isa(hlx_binary_op_t op, hlx_dtype_t in,
   if (!valid_dtype(in) || (unsigned)op >= HLX_BINARY_COUNT ||
       (unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa))
     return NULL;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_EW_INCLUDE_EXT
 #define HLX_EW_BINARY(ISA, OP, DT, fn) \
   if (isa == HLX_ISA_##ISA && op == HLX_BINARY_##OP && in == HLX_DTYPE_##DT) return fn;
@@ -154,7 +154,7 @@ hlx_unary_fn hlx_convert_kernel_for_isa(hlx_dtype_t from, hlx_dtype_t to,
       (unsigned)isa >= HLX_ISA_COUNT || !hlx_cpu_supports_isa(isa))
     return NULL;
   (void)level();
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_EW_CONVERT(ISA, FROM, TO, fn)                                  \
   if (isa == HLX_ISA_##ISA && from == HLX_DTYPE_##FROM && to == HLX_DTYPE_##TO) \
     return fn;

@@ -5,13 +5,13 @@
 #include "kernels/dispatch.h"
 
 static const hlx_gather_rows_fn g_gather[HLX_ISA_COUNT] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_GATHER_ROWS(ISA, fn) [HLX_ISA_##ISA] = fn,
 #include "kernels/gather_kernels.inc"
 #endif
 };
 static const hlx_scatter_add_rows_fn g_scatter_add[HLX_ISA_COUNT] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_SCATTER_ADD_ROWS(ISA, fn) [HLX_ISA_##ISA] = fn,
 #include "kernels/gather_kernels.inc"
 #endif

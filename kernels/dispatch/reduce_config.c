@@ -16,7 +16,7 @@ static void fill(void) {
   for (int lv = 0; lv < HLX_ISA_COUNT; lv++) {
     (void)lv;
     (void)hw;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_REDUCE_KERNEL(ISA, OP, DT, fn)                              \
   if (HLX_ISA_##ISA <= lv && HLX_ISA_##ISA <= hw &&                     \
       HLX_DTYPE_##DT == HLX_DTYPE_F32 && !g_f32[lv][HLX_REDUCE_##OP])   \

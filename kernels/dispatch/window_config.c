@@ -11,7 +11,7 @@ enum { POOL_NCHW, POOL_NHWC, POOL_LAYOUTS };
 /* Variants by the ISA they need; a level uses the best one at or below
  * it (hlx_cpu_max_isa() is already capped by what the CPU runs). */
 static const hlx_pool2d_fn g_pool[HLX_ISA_COUNT][HLX_REDUCE_XOR + 1][POOL_LAYOUTS] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_POOL_KERNEL(ISA, OP, LAYOUT, fn) \
   [HLX_ISA_##ISA][HLX_REDUCE_##OP][POOL_##LAYOUT] = fn,
 #include "kernels/window_kernels.inc"
@@ -20,7 +20,7 @@ static const hlx_pool2d_fn g_pool[HLX_ISA_COUNT][HLX_REDUCE_XOR + 1][POOL_LAYOUT
 
 /* [isa][0 = GE, 1 = LE][layout] */
 static const hlx_pool2d_select_fn g_select[HLX_ISA_COUNT][2][POOL_LAYOUTS] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
 #define HLX_POOL_SELECT(ISA, DIR, LAYOUT, fn) \
   [HLX_ISA_##ISA][HLX_CMP_##DIR == HLX_CMP_LE][POOL_##LAYOUT] = fn,
 #include "kernels/window_kernels.inc"

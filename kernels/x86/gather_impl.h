@@ -1,8 +1,9 @@
 /* Embedding-lookup gather and f32 scatter-add kernels (list:
- * kernels/gather_kernels.inc) shared by the x86 ISA folders; included once
- * by kernels/x86/<isa>/gather.c after that folder's vec.h.
+ * kernels/gather_kernels.inc) shared by the ISA folders; included once by
+ * kernels/x86/<isa>/gather.c and kernels/arm/neon/gather.c after that
+ * folder's vec.h.
  *
- *  - gather rows: 4-byte rows (a gather of single elements) use the ISA's
+ *  - gather rows: 4-byte rows (a gather of single elements) use the x86
  *    hardware gather on clamped, stride-scaled lane indices (int32 offsets
  *    while the table spans < 2^31 elements, else one row at a time); longer
  *    rows are copied with whole vectors, the last one overlapping the
@@ -59,7 +60,7 @@ static inline int64_t gs_gather4(const float* t, int64_t hi, int64_t stride,
       _mm256_storeu_ps(out + i, _mm512_i64gather_ps(v, t, 4));
     }
   }
-#else
+#elif defined(__AVX2__)
   if (!idx64) {
     const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32((int)hi);
     const __m256i st = _mm256_set1_epi32((int)stride);
@@ -81,6 +82,9 @@ static inline int64_t gs_gather4(const float* t, int64_t hi, int64_t stride,
       _mm_storeu_ps(out + i, _mm256_i64gather_ps(t, v, 4));
     }
   }
+#else
+  /* No hardware gather (NEON): the caller's row loop does them all. */
+  (void)t, (void)hi, (void)stride, (void)idx, (void)idx64, (void)n, (void)out;
 #endif
   return i;
 }

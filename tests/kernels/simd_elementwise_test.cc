@@ -382,7 +382,13 @@ TEST(SimdDispatch, ParsesIsaNames) {
   ASSERT_TRUE(hlx_isa_parse("avx512", &isa));
   EXPECT_EQ(isa, HLX_ISA_AVX512);
   EXPECT_FALSE(hlx_isa_parse("sse9", &isa));
+  ASSERT_TRUE(hlx_isa_parse("neon", &isa));
+  EXPECT_EQ(isa, HLX_ISA_NEON);
+#if defined(__aarch64__)  // level 1 is named after the architecture's ISA
+  EXPECT_STREQ(hlx_isa_name(HLX_ISA_NEON), "neon");
+#else
   EXPECT_STREQ(hlx_isa_name(HLX_ISA_AVX2), "avx2");
+#endif
 }
 
 TEST(SimdDispatch, CapSelectsEveryLevelTheCpuSupports) {
