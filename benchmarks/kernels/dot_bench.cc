@@ -239,8 +239,13 @@ void Shapes(benchmark::internal::Benchmark* b) {
   b->Args({1, 64, 64, 64});
   b->Args({1, 256, 256, 256});
   b->Args({1, 1024, 1024, 1024});
+  b->Args({1, 2048, 2048, 2048});
   b->Args({16, 128, 128, 128});
   b->Args({1, 512, 768, 768});
+  // The chess transformer's feed-forward projections (2607 tokens,
+  // model width 256, hidden 1024), both directions.
+  b->Args({1, 2607, 1024, 256});
+  b->Args({1, 2607, 256, 1024});
   b->UseRealTime();
 }
 
