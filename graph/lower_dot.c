@@ -13,6 +13,9 @@
  * cannot read the layout. Kernels/primitives are made when the plan is
  * built. Result: [B, M, N] row-major, converted if its type differs.
  *
+ * An epilogue group (graph/lower_epilogue.h) with a dot_general head runs
+ * on oneDNN with post-ops (f32 result, not libxsmm-sized) or not at all.
+ *
  * Reference path (everything else: complex, other integers, mixed widths,
  * empty dims): operands are copied into canonical order, widened into a
  * compute type (f32 / f64 / s64 / c64 / c128), multiplied by the reference
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "kernels/data_movement.h"
 #include "kernels/dot.h"
@@ -142,7 +146,19 @@ typedef struct fast_dot_t {
   int64_t B, M, N, K;
   hlx_xsmm_gemm_t xsmm;
   hlx_onednn_matmul_t* mm;
+  int32_t num_post; /* epilogue post-ops; binary ones read in[2], ... */
 } fast_dot_t;
+
+/* Binary post-ops read in[2], in[3], ... in order. */
+static hlx_status_t run_with_post_ops(const fast_dot_t* f, const void* A,
+                                      const void* Bm, void* const* in,
+                                      void* C) {
+  const void* post[HLX_ONEDNN_MAX_POST_OPS] = {NULL};
+  const hlx_onednn_matmul_desc_t* d = hlx_onednn_matmul_desc(f->mm);
+  for (int32_t i = 0, k = 2; i < f->num_post; i++)
+    if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
+  return hlx_onednn_matmul_run_ex(f->mm, A, Bm, post, C);
+}
 
 static hlx_status_t run_dot_fast(const void* args, void* const* in,
                                  void* const* out, hlx_run_ctx_t* ctx) {
@@ -175,8 +191,10 @@ static hlx_status_t run_dot_fast(const void* args, void* const* in,
   if (f->lib == LIB_XSMM)
     hlx_xsmm_gemm_run(&f->xsmm, f->B, A, f->a.strides[0], Bm, f->b.strides[0],
                       C, f->M * f->N);
-  else
+  else if (!f->num_post)
     st = hlx_onednn_matmul_run(f->mm, A, Bm, C);
+  else
+    st = run_with_post_ops(f, A, Bm, in, C);
   if (!st && tc) hlx_ref_convert(f->c_type, tc, f->out, out[0], nc);
   goto done;
 oom:
@@ -242,15 +260,42 @@ static bool is_f32_like(hlx_dtype_t t) {
   return t == HLX_DTYPE_F32 || t == HLX_DTYPE_BF16 || t == HLX_DTYPE_F16;
 }
 
-/* Tries the library path; *done = false leaves the op to the reference. */
+/* The matmul desc's post-ops for ep and the slots of the binary ones'
+ * operands (*nin of them, in order). *ok = false when the product cannot
+ * take them: f32 result, the feature (the result's last dim) all of n. */
+static hlx_status_t epilogue_inputs(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                    const hlx_epilogue_t* ep, int64_t N,
+                                    hlx_onednn_matmul_desc_t* md, int32_t* in,
+                                    int32_t* nin, bool* ok) {
+  const hlx_type_t* o = op->results[0]->type;
+  *ok = o->rank >= 1 && o->dims[o->rank - 1] == N &&
+        md->c_type == HLX_DTYPE_F32;
+  *nin = 0;
+  md->num_post_ops = ep->num_steps;
+  for (int32_t i = 0; *ok && i < ep->num_steps; i++) {
+    md->post_ops[i] = ep->steps[i].op;
+    if (ep->steps[i].op.shape == HLX_ONEDNN_OPERAND_NONE) continue;
+    hlx_value_slots_t s;
+    HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, ep->steps[i].operand, &s));
+    *ok = s.n == 1;
+    if (*ok) in[(*nin)++] = s.slots[0];
+  }
+  return NULL;
+}
+
+/* Tries the library path; *done = false leaves the op to the reference.
+ * With ep (graph/lower_epilogue.h), only oneDNN with the post-ops will do,
+ * and the task writes ep->last's result. */
 static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
-                               const dot_args_t* d, int32_t nb, bool* done) {
+                               const dot_args_t* d, int32_t nb,
+                               const hlx_epilogue_t* ep, bool* done) {
   *done = false;
   if (getenv("HLX_DOT_REFERENCE")) return NULL; /* A/B switch for tests */
   hlx_dtype_t lt = d->lhs.dtype, rt = d->rhs.dtype, ot = d->out;
   int64_t B = d->B, M = d->M, N = d->N, K = d->K;
   if (B < 1 || M < 1 || N < 1 || K < 1) return NULL;
   bool small = hlx_xsmm_is_small(M, N, K);
+  if (ep && (small || ot != HLX_DTYPE_F32)) return NULL;
   hlx_dtype_t at, bt, ct;
   if (is_f32_like(lt) && is_f32_like(rt) && is_f32_like(ot)) {
     at = bt = ct = HLX_DTYPE_F32;
@@ -275,6 +320,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   fast_dot_t* f = hlx_lower_alloc(c, sizeof(*f));
   if (!f) return hlx_status_oom();
   memset(f, 0, sizeof(*f));
+  int32_t post_in[HLX_ONEDNN_MAX_POST_OPS], npost_in = 0;
   f->lhs = d->lhs;
   f->rhs = d->rhs;
   f->c_type = ct;
@@ -306,14 +352,23 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     md.threads = c->lm->options.library_threads;
     memcpy(md.a_strides, f->a.strides, sizeof(md.a_strides));
     memcpy(md.b_strides, f->b.strides, sizeof(md.b_strides));
+    if (ep) {
+      bool ok;
+      HLX_RETURN_IF_ERROR(
+          epilogue_inputs(c, op, ep, N, &md, post_in, &npost_in, &ok));
+      if (!ok) return NULL;
+      f->num_post = md.num_post_ops;
+    }
     hlx_status_t st = hlx_onednn_matmul_create(&md, &f->mm);
     if (st && (!f->a.copy || !f->b.copy)) {
       /* Layout oneDNN cannot read fast: copy both into plain order. */
       hlx_status_free(st);
       copy_view(at, M, K, &f->a);
       copy_view(bt, K, N, &f->b);
-      hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
-      md.threads = c->lm->options.library_threads;
+      hlx_onednn_matmul_desc_t plain; /* its strides; md keeps post-ops */
+      hlx_onednn_matmul_desc_init(&plain, at, bt, ct, B, M, N, K);
+      memcpy(md.a_strides, plain.a_strides, sizeof(md.a_strides));
+      memcpy(md.b_strides, plain.b_strides, sizeof(md.b_strides));
       st = hlx_onednn_matmul_create(&md, &f->mm);
     }
     if (st) {
@@ -321,12 +376,21 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       return NULL;
     }
   }
-  int32_t in[2], out;
+  if (ep && f->lib != LIB_ONEDNN) return NULL;
+  int32_t in[2 + HLX_ONEDNN_MAX_POST_OPS], out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+  for (int32_t i = 0; i < npost_in; i++) in[2 + i] = post_in[i];
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
   *done = true;
-  HLX_RETURN_IF_ERROR(hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out));
+  if (ep) {
+    if (!hlx_plan_add_task(c->plan, ep->name, run_dot_fast, f, 2 + npost_in,
+                           in, 1, &out))
+      return hlx_status_oom();
+  } else {
+    HLX_RETURN_IF_ERROR(
+        hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out));
+  }
   /* oneDNN runs an OpenMP team over every core; libxsmm is one thread. */
   if (f->lib == LIB_ONEDNN)
     hlx_plan_last_task_set_flags(c->plan, HLX_TASK_WIDE);
@@ -382,11 +446,14 @@ static hlx_dtype_t compute_type(hlx_dtype_t t) {
   return HLX_DTYPE_S64;
 }
 
+/* With ep: the product and its epilogue on oneDNN, or nothing
+ * (*ep_done = false). */
 static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                      const int64_t* lb, int32_t nlb,
                                      const int64_t* rb, int32_t nrb,
                                      const int64_t* lc, int32_t nlc,
-                                     const int64_t* rc, int32_t nrc) {
+                                     const int64_t* rc, int32_t nrc,
+                                     const hlx_epilogue_t* ep, bool* ep_done) {
   const hlx_type_t* l = hlx_static_tensor(op->operands[0]);
   const hlx_type_t* r = hlx_static_tensor(op->operands[1]);
   const hlx_type_t* o = hlx_static_tensor(op->results[0]);
@@ -480,12 +547,19 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->nc = nlc;
   bool done = false;
   if (!a->lhs_q && !a->out_q)
-    HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, &done));
+    HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, ep, &done));
+  if (ep) {
+    *ep_done = done;
+    return NULL;
+  }
   if (done) return NULL;
   return hlx_lower_emit_simple(c, op, run_dot, a, 2);
 }
 
-static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+static hlx_status_t lower_dot_general_ep(hlx_lower_ctx_t* c,
+                                         const hlx_op_t* op,
+                                         const hlx_epilogue_t* ep,
+                                         bool* ep_done) {
   const hlx_attr_t* dn = hlx_op_attr(op, "dot_dimension_numbers");
   if (!dn || dn->kind != HLX_ATTR_STRUCT)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -513,7 +587,19 @@ static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C11) precision_config must have 2 entries, has %d",
                         pc->kind == HLX_ATTR_ARRAY ? pc->count : -1);
-  return lower_dot_common(c, op, lb, nlb, rb, nrb, lc, nlc, rc, nrc);
+  return lower_dot_common(c, op, lb, nlb, rb, nrb, lc, nlc, rc, nrc, ep,
+                          ep_done);
+}
+
+static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {
+  return lower_dot_general_ep(c, op, NULL, NULL);
+}
+
+hlx_status_t hlx_lower_dot_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                    const hlx_epilogue_t* ep, bool* done) {
+  *done = false;
+  if (op->code != HLX_OP_DOT_GENERAL) return NULL;
+  return lower_dot_general_ep(c, op, ep, done);
 }
 
 /* Legacy dot: vector/matrix products contracting lhs's last dim with rhs's
@@ -527,7 +613,8 @@ static hlx_status_t lower_dot(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "operands must be vectors or matrices");
   int64_t lc = l->rank - 1, rc = 0;
-  return lower_dot_common(c, op, NULL, 0, NULL, 0, &lc, 1, &rc, 1);
+  return lower_dot_common(c, op, NULL, 0, NULL, 0, &lc, 1, &rc, 1, NULL,
+                          NULL);
 }
 
 const hlx_lowering_t hlx_lowerings_dot[] = {

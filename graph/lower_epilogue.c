@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph/fusion.h"
+#include "kernels/libs/libxsmm.h"
 
 bool hlx_lower_epilogue_enabled(const hlx_lower_ctx_t* c) {
   const char* e = getenv("HLX_NO_EPILOGUE");
@@ -31,13 +32,45 @@ static bool same_dims(const hlx_type_t* a, const hlx_type_t* b) {
   return true;
 }
 
-/* The output feature dimension of a library op the epilogue can follow
- * (f32 convolution oneDNN may take), or -1. */
-static int64_t head_feature_dim(const hlx_op_t* op) {
-  if (op->code != HLX_OP_CONVOLUTION || op->num_operands != 2 ||
-      op->num_results != 1 || !f32_tensor(op->operands[0]) ||
-      !f32_tensor(op->operands[1]) || !f32_tensor(op->results[0]))
+static int64_t product(const hlx_type_t* t, const int64_t* dims, int32_t n) {
+  int64_t p = 1;
+  for (int32_t i = 0; i < n; i++)
+    if (dims[i] >= 0 && dims[i] < t->rank) p *= t->dims[dims[i]];
+  return p;
+}
+
+/* The result's last dim for an f32 dot_general that goes to oneDNN (not
+ * libxsmm-sized), or -1. */
+static int64_t dot_feature_dim(const hlx_op_t* op) {
+  const hlx_attr_t* dn = hlx_op_attr(op, "dot_dimension_numbers");
+  int64_t lb[HLX_MAX_RANK], lc[HLX_MAX_RANK];
+  int32_t nlb, nlc;
+  if (!dn || dn->kind != HLX_ATTR_STRUCT ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"), lb,
+                         HLX_MAX_RANK, &nlb) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_contracting_dimensions"),
+                         lc, HLX_MAX_RANK, &nlc))
     return -1;
+  const hlx_type_t* l = op->operands[0]->type;
+  const hlx_type_t* r = op->operands[1]->type;
+  const hlx_type_t* o = op->results[0]->type;
+  int64_t b = product(l, lb, nlb), k = product(l, lc, nlc);
+  if (o->rank < 1 || b < 1 || k < 1) return -1;
+  int64_t m = hlx_type_num_elements(l) / (b * k);
+  int64_t n = hlx_type_num_elements(r) / (b * k);
+  if (hlx_xsmm_is_small(m, n, k)) return -1;
+  return o->rank - 1;
+}
+
+/* The output feature dimension of a library op the epilogue can follow
+ * (f32 convolution or dot_general oneDNN may take), or -1. */
+static int64_t head_feature_dim(const hlx_op_t* op) {
+  if ((op->code != HLX_OP_CONVOLUTION && op->code != HLX_OP_DOT_GENERAL) ||
+      op->num_operands != 2 || op->num_results != 1 ||
+      !f32_tensor(op->operands[0]) || !f32_tensor(op->operands[1]) ||
+      !f32_tensor(op->results[0]))
+    return -1;
+  if (op->code == HLX_OP_DOT_GENERAL) return dot_feature_dim(op);
   int64_t bgc = 1;
   const hlx_attr_t* a = hlx_op_attr(op, "batch_group_count");
   if (a && a->kind == HLX_ATTR_INT) bgc = a->i;
@@ -309,5 +342,5 @@ hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
   snprintf(ep.name + n, sizeof ep.name - n, "%s", where);
   if (h->code == HLX_OP_CONVOLUTION)
     return hlx_lower_conv_epilogue(c, h, &ep, done);
-  return NULL;
+  return hlx_lower_dot_epilogue(c, h, &ep, done);
 }

@@ -1,5 +1,6 @@
-/* Post-op epilogues: a convolution followed by elementwise ops on its
- * result that oneDNN can apply before writing it (graph/lower_epilogue.c).
+/* Post-op epilogues: a convolution or dot_general followed by elementwise
+ * ops on its result that oneDNN can apply before writing it
+ * (graph/lower_epilogue.c).
  *
  * The chain starts at the library op's result and follows single users:
  * add / subtract (the chain value as lhs) / multiply with a second operand
@@ -51,5 +52,11 @@ hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
 hlx_status_t hlx_lower_conv_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                      const hlx_epilogue_t* ep,
                                      bool* done) HLX_MUST_USE;
+
+/* graph/lower_dot.c: the same for a dot_general; the feature is the
+ * result's last dim. */
+hlx_status_t hlx_lower_dot_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                    const hlx_epilogue_t* ep,
+                                    bool* done) HLX_MUST_USE;
 
 #endif /* HLX_GRAPH_LOWER_EPILOGUE_H_ */

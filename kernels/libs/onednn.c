@@ -310,6 +310,8 @@ struct hlx_onednn_matmul_t {
   hlx_onednn_matmul_desc_t d;
   dnnl_primitive_t prim;
   dnnl_memory_desc_t a_md, b_md, c_md;
+  dnnl_memory_desc_t post_md[HLX_ONEDNN_MAX_POST_OPS];
+  int32_t sum_index; /* post-op read from c (a sum), or -1 */
   scratch_t scratch;
   bool cached;
   char impl[64];
@@ -378,6 +380,22 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = user_scratchpad_attr();
   if (!attr) return hlx_status_oom();
+  mm->sum_index = -1;
+  if (d->num_post_ops) {
+    hlx_status_t pst =
+        d->c_type != HLX_DTYPE_F32 || d->num_post_ops < 0 ||
+                d->num_post_ops > HLX_ONEDNN_MAX_POST_OPS
+            ? hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                              "oneDNN matmul: post-ops need an f32 result")
+            : add_post_ops(attr, d->num_post_ops, d->post_ops,
+                           mm->c_md.ndims, mm->c_md.dims,
+                           mm->c_md.format_desc.blocking.strides,
+                           mm->c_md.ndims - 1, mm->post_md, &mm->sum_index);
+    if (pst) {
+      dnnl_primitive_attr_destroy(attr);
+      return pst;
+    }
+  }
   omp_scope_t scope;
   scope_enter(&scope, d->threads);
   dnnl_status_t s = dnnl_primitive_desc_create(&pd, &md, attr, eng, NULL);
@@ -440,6 +458,11 @@ void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm) {
   free(mm);
 }
 
+const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
+    const hlx_onednn_matmul_t* mm) {
+  return &mm->d;
+}
+
 const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm) {
   return mm->impl;
 }
@@ -463,6 +486,12 @@ static dnnl_status_t mem_add(mem_list_t* l, const dnnl_memory_desc_t* md,
 
 hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
                                    const void* a, const void* b, void* c) {
+  return hlx_onednn_matmul_run_ex(mm, a, b, NULL, c);
+}
+
+hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
+                                      const void* a, const void* b,
+                                      const void* const* post_args, void* c) {
   mem_list_t ml = {.n = 0};
   dnnl_memory_t am, bm, cm, sm = NULL;
   dnnl_stream_t stream = NULL;
@@ -480,13 +509,30 @@ hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
     free(scratch);
     return dnnl_error(s, "matmul memory");
   }
-  dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, am},
-                             {DNNL_ARG_WEIGHTS, bm},
-                             {DNNL_ARG_DST, cm},
-                             {DNNL_ARG_SCRATCHPAD, sm}};
+  dnnl_exec_arg_t args[4 + HLX_ONEDNN_MAX_POST_OPS] = {
+      {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  int na = 3;
+  if (sm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, sm};
+  if (mm->sum_index >= 0 && post_args[mm->sum_index] != c)
+    memcpy(c, post_args[mm->sum_index], dnnl_memory_desc_get_size(&mm->c_md));
+  for (int32_t i = 0; i < mm->d.num_post_ops; i++) {
+    dnnl_memory_t pm;
+    if (mm->d.post_ops[i].shape == HLX_ONEDNN_OPERAND_NONE ||
+        i == mm->sum_index)
+      continue;
+    if ((s = mem_add(&ml, &mm->post_md[i], post_args[i], &pm)) !=
+        dnnl_success) {
+      dnnl_stream_destroy(stream);
+      mem_free(&ml);
+      free(scratch);
+      return dnnl_error(s, "matmul post-op memory");
+    }
+    args[na++] = (dnnl_exec_arg_t){
+        DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
+  }
   omp_scope_t scope;
   scope_enter(&scope, mm->d.threads);
-  s = dnnl_primitive_execute(mm->prim, stream, sm ? 4 : 3, args);
+  s = dnnl_primitive_execute(mm->prim, stream, na, args);
   if (s == dnnl_success) s = dnnl_stream_wait(stream);
   scope_leave(&scope, mm->d.threads);
   dnnl_stream_destroy(stream);

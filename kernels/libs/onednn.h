@@ -30,42 +30,6 @@
 extern "C" {
 #endif
 
-/* c[b, m, n] = sum_k a[b, m, k] * b[b, k, n]. Strides in elements, in
- * (batch, row, column) order; each matrix needs a unit stride in one of
- * its two matrix dims for oneDNN's fast paths. Types: a/b/c = f32/f32/f32,
- * bf16/bf16/{f32,bf16}, {s8,u8}/s8/s32. */
-typedef struct hlx_onednn_matmul_desc_t {
-  hlx_dtype_t a_type, b_type, c_type;
-  int64_t batch, m, n, k;
-  int64_t a_strides[3], b_strides[3], c_strides[3];
-  int32_t threads;
-} hlx_onednn_matmul_desc_t;
-
-typedef struct hlx_onednn_matmul_t hlx_onednn_matmul_t;
-
-/* Zero-fills the descriptor (it is compared bytewise) and sets row-major
- * contiguous strides for the given shape. */
-void hlx_onednn_matmul_desc_init(hlx_onednn_matmul_desc_t* d, hlx_dtype_t a,
-                                 hlx_dtype_t b, hlx_dtype_t c, int64_t batch,
-                                 int64_t m, int64_t n, int64_t k);
-hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
-                                      hlx_onednn_matmul_t** out) HLX_MUST_USE;
-hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
-                                   const void* a, const void* b,
-                                   void* c) HLX_MUST_USE;
-/* Frees an uncached object (no-op for cached ones). */
-void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm);
-/* oneDNN's implementation name ("brg:avx512_core", "gemm:jit", ...). */
-const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
-
-#define HLX_ONEDNN_CONV_MAX_SPATIAL 3
-
-/* f32 forward convolution, 1-3 spatial dims, oneDNN's semantics with
- * XLA's conventions: dilation 1 = dense; out feature o is in group
- * o / (out_features / groups), which reads input features
- * g * (in_features / groups) ... Strides (elements) of the logical dims:
- * src [N, C, S...], weights [O, C/groups, K...], dst [N, O, P...] — any
- * permutation or padding of the memory layout. */
 /* Post-ops applied to the convolution's f32 result in order, before it is
  * written (oneDNN attributes): binary ops read a second operand that is
  * one value (SCALAR), one value per output feature (PER_FEATURE, a
@@ -92,6 +56,55 @@ typedef struct hlx_onednn_post_op_t {
   int32_t shape; /* hlx_onednn_post_shape_t (NONE for eltwise kinds) */
 } hlx_onednn_post_op_t;
 
+/* c[b, m, n] = sum_k a[b, m, k] * b[b, k, n]. Strides in elements, in
+ * (batch, row, column) order; each matrix needs a unit stride in one of
+ * its two matrix dims for oneDNN's fast paths. Types: a/b/c = f32/f32/f32,
+ * bf16/bf16/{f32,bf16}, {s8,u8}/s8/s32. */
+typedef struct hlx_onednn_matmul_desc_t {
+  hlx_dtype_t a_type, b_type, c_type;
+  int64_t batch, m, n, k;
+  int64_t a_strides[3], b_strides[3], c_strides[3];
+  int32_t threads;
+  /* f32 c only: post-ops as for convolution (below), the feature being n;
+   * a FULL operand is laid out like c. */
+  int32_t num_post_ops;
+  hlx_onednn_post_op_t post_ops[HLX_ONEDNN_MAX_POST_OPS];
+} hlx_onednn_matmul_desc_t;
+
+typedef struct hlx_onednn_matmul_t hlx_onednn_matmul_t;
+
+/* Zero-fills the descriptor (it is compared bytewise) and sets row-major
+ * contiguous strides for the given shape. */
+void hlx_onednn_matmul_desc_init(hlx_onednn_matmul_desc_t* d, hlx_dtype_t a,
+                                 hlx_dtype_t b, hlx_dtype_t c, int64_t batch,
+                                 int64_t m, int64_t n, int64_t k);
+hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
+                                      hlx_onednn_matmul_t** out) HLX_MUST_USE;
+hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm,
+                                   const void* a, const void* b,
+                                   void* c) HLX_MUST_USE;
+/* With the binary post-ops' second operands (post_args[i] for post-op i,
+ * as for hlx_onednn_conv_run_ex). */
+hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
+                                      const void* a, const void* b,
+                                      const void* const* post_args,
+                                      void* c) HLX_MUST_USE;
+/* Frees an uncached object (no-op for cached ones). */
+void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm);
+/* The descriptor the object was created from. */
+const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
+    const hlx_onednn_matmul_t* mm);
+/* oneDNN's implementation name ("brg:avx512_core", "gemm:jit", ...). */
+const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
+
+#define HLX_ONEDNN_CONV_MAX_SPATIAL 3
+
+/* f32 forward convolution, 1-3 spatial dims, oneDNN's semantics with
+ * XLA's conventions: dilation 1 = dense; out feature o is in group
+ * o / (out_features / groups), which reads input features
+ * g * (in_features / groups) ... Strides (elements) of the logical dims:
+ * src [N, C, S...], weights [O, C/groups, K...], dst [N, O, P...] — any
+ * permutation or padding of the memory layout. */
 typedef struct hlx_onednn_conv_desc_t {
   int32_t num_spatial;
   int32_t threads;

@@ -1,7 +1,8 @@
-// Convolution post-op epilogues (graph/lower_epilogue.c): programs of a
-// convolution followed by batch-norm-like chains (subtract a per-channel
+// Post-op epilogues (graph/lower_epilogue.c): programs of a convolution or
+// dot_general followed by batch-norm-like chains (subtract a per-channel
 // mean, multiply by a per-channel or scalar scale, add a bias, add a
-// residual, relu as maximum with zero or as a call) are lowered with
+// residual, relu as maximum with zero or as a call, logistic, tanh) are
+// lowered with
 // epilogues and with HLX_NO_EPILOGUE=1; the plans must agree on random
 // inputs (both run the same oneDNN convolution, and the post-ops are the
 // graph's f32 ops in the graph's order, so the tolerance is tight), and the
@@ -29,6 +30,8 @@ namespace {
 
 struct Case {
   const char* name;
+  bool dot = false;  // dot_general [2, h, ci] x [ci, co] instead of a conv
+  int act = 0;       // after relu: 1 logistic, 2 tanh
   bool nchw = false;
   int64_t n = 1, h = 8, w = 8, ci = 8, co = 16, k = 3, stride = 1, pad = 1;
   bool sub = true;         // subtract a per-channel mean
@@ -61,6 +64,7 @@ struct Shapes {
 };
 
 Shapes ShapesOf(const Case& c) {
+  if (c.dot) return {{2, c.h, c.ci}, {c.ci, c.co}, {2, c.h, c.co}, 2};
   int64_t oh = (c.h + 2 * c.pad - c.k) / c.stride + 1;
   int64_t ow = (c.w + 2 * c.pad - c.k) / c.stride + 1;
   if (c.nchw)
@@ -79,6 +83,10 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
                   ", %m: " + V + ", %s: " + V + ", %t: tensor<f32>, %r: " + O +
                   ") -> (" + O + (c.second_user ? ", " + O : "") + ") {\n";
   std::string pad = std::to_string(c.pad), st = std::to_string(c.stride);
+  if (c.dot)
+    p += "  %0 = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] "
+         ": (" + T(s.x) + ", " + T(s.w) + ") -> " + O + "\n";
+  else
   p += "  %0 = stablehlo.convolution(%x, %w) dim_numbers = " +
        std::string(c.nchw ? "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
                           : "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]") +
@@ -91,7 +99,8 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
   auto next = [&]() { return "%v" + std::to_string(k++); };
   if (c.sub) {
     // bad_broadcast: the vector lands on a spatial dim (sizes made equal).
-    std::string dim = c.bad_broadcast ? (c.nchw ? "2" : "1") : fd;
+    std::string dim = c.bad_broadcast ? (c.nchw || c.dot ? "1" : "2") : fd;
+    if (c.bad_broadcast && c.nchw) dim = "2";
     std::string mb = next(), r = next();
     p += "  " + mb + " = stablehlo.broadcast_in_dim %m, dims = [" + dim +
          "] : (" + V + ") -> " + O + "\n";
@@ -102,13 +111,16 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
     if (c.second_user == 2) extra = r;
   }
   if (c.mul == 1) {
-    std::vector<int64_t> one(4, 1);
+    std::vector<int64_t> one(s.out.size(), 1);
     one[s.fdim] = c.co;
     std::string r4 = next(), sb = next(), r = next();
+    std::string all;
+    for (size_t i = 0; i < one.size(); i++)
+      all += (i ? ", " : "") + std::to_string(i);
     p += "  " + r4 + " = stablehlo.reshape %s : (" + V + ") -> " + T(one) +
          "\n";
-    p += "  " + sb + " = stablehlo.broadcast_in_dim " + r4 +
-         ", dims = [0, 1, 2, 3] : (" + T(one) + ") -> " + O + "\n";
+    p += "  " + sb + " = stablehlo.broadcast_in_dim " + r4 + ", dims = [" +
+         all + "] : (" + T(one) + ") -> " + O + "\n";
     p += "  " + r + " = stablehlo.multiply " + sb + ", " + cur + " : " + O +
          "\n";
     cur = r;
@@ -148,6 +160,12 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
   } else if (c.relu == 2) {
     std::string r = next();
     p += "  " + r + " = call @relu(" + cur + ") : (" + O + ") -> " + O + "\n";
+    cur = r;
+  }
+  if (c.act) {
+    std::string r = next();
+    p += "  " + r + " = stablehlo." + (c.act == 1 ? "logistic " : "tanh ") +
+         cur + " : " + O + "\n";
     cur = r;
   }
   p += "  return " + cur + (extra.empty() ? "" : ", " + extra) + " : " + O +
@@ -322,6 +340,42 @@ TEST(ConvEpilogue, NotApplied) {
   Case late{"chain stops at a value with a second user"};
   late.second_user = 2, late.expect_steps = 1;
   Check(late);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(DotEpilogue, BiasAndActivations) {
+  for (int act = 0; act < 3; act++) {
+    Case c{"dot bias relu act"};
+    c.dot = true, c.h = 70, c.ci = 96, c.co = 80, c.sub = false, c.mul = 0;
+    c.act = act;
+    c.expect_steps = 2 + (act != 0);
+    Check(c);
+  }
+}
+
+TEST(DotEpilogue, FullChainAndResidual) {
+  Case c{"dot bn residual relu"};
+  c.dot = true, c.h = 65, c.ci = 128, c.co = 72, c.residual = true;
+  c.expect_steps = 5;
+  Check(c);
+}
+
+TEST(DotEpilogue, NotApplied) {
+  Case small{"libxsmm-sized product"};
+  small.dot = true, small.h = 8, small.ci = 8, small.co = 8;
+  small.expect_steps = 0;
+  Check(small);
+  Case two{"dot result has two users"};
+  two.dot = true, two.h = 70, two.ci = 96, two.co = 80, two.second_user = 1;
+  two.expect_steps = 0;
+  Check(two);
+  Case bad{"vector broadcast along the rows"};
+  bad.dot = true, bad.h = 80, bad.ci = 96, bad.co = 80, bad.bad_broadcast = true;
+  bad.expect_steps = 0;
+  Check(bad);
 }
 
 }  // namespace
