@@ -201,6 +201,11 @@ hlx_status_t hlx_bld_get_value(hlx_builder_t* b, const char* op,
   if (id >= b->num_values)
     return hlx_bld_fail(b, op, "%s: %u is not a value of this builder (it has %u)",
                 role, id, b->num_values);
+  if (!b->allow_dynamic && hlx_bld_dynamic_sizes(b, id))
+    return hlx_bld_fail(b, op, "%s has a dynamic dimension size "
+                        "(set_dimension_size); only reduce, "
+                        "get_dimension_size and set_dimension_size take "
+                        "such values", role);
   *v = b->values[id];
   return NULL;
 }
@@ -327,6 +332,7 @@ void hlx_builder_destroy(hlx_builder_t* b) {
   free(b->ops);
   free(b->values);
   free(b->params);
+  free(b->dynamic);
   hlx_status_free(b->err);
   free(b);
 }
@@ -1542,7 +1548,10 @@ hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
   static const char kOp[] = "reduce";
   BEGIN(b, out_value, kOp);
   hlx_value_t *x = NULL, *iv = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
+  b->allow_dynamic = true; /* masked below */
+  hlx_status_t st = hlx_bld_get_tensor(b, kOp, "operand", operand, &x);
+  b->allow_dynamic = false;
+  HLX_RETURN_IF_ERROR(st);
   HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "init", init, &iv));
   hlx_dtype_t dt = x->type->dtype;
   if (iv->type->rank != 0 || iv->type->dtype != dt)
@@ -1562,6 +1571,9 @@ hlx_status_t hlx_builder_reduce(hlx_builder_t* b, uint32_t operand,
     if (red[d]) return hlx_bld_fail(b, kOp, "dimension %lld appears twice", (long long)d);
     red[d] = true;
   }
+  uint32_t m;
+  HLX_RETURN_IF_ERROR(hlx_bld_mask_dynamic(b, kOp, operand, init, red, &m));
+  x = b->values[m];
   int64_t dims[HLX_MAX_RANK];
   int32_t rank = 0;
   for (int32_t i = 0; i < x->type->rank; i++)

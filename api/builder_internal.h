@@ -19,6 +19,11 @@ struct hlx_builder_t {
   hlx_status_t err; /* the latched first error */
   bool spent;       /* built: only destroy remains */
   bool no_latch;    /* options: each error is returned, none is latched */
+  /* Values with dynamic dimension sizes (set_dimension_size; malloc'd,
+   * api/builder_dynamic.c), and whether a lookup may return one. */
+  struct hlx_bld_dynamic_t* dynamic;
+  uint32_t num_dynamic, cap_dynamic;
+  bool allow_dynamic;
 };
 
 struct hlx_computation_t {
@@ -163,6 +168,23 @@ hlx_status_t hlx_bld_padding_pairs(hlx_builder_t* b, const char* op,
  * device); api/builder_collective.c. */
 hlx_attr_t* hlx_bld_attr_channel(hlx_builder_t* b, int64_t channel,
                                  int64_t type);
+/* ---- dynamic dimension sizes (api/builder_dynamic.c) --------------------
+ * XLA SetDimensionSize gives a value a run-time size (an s32[] value id)
+ * per dimension, below its static size. hlx models them only as far as
+ * XLA's semantics need: reduce ignores the elements beyond the sizes of
+ * the dimensions it reduces, get_dimension_size returns the size; every
+ * other op rejects such values (hlx_bld_get_value). */
+/* The per-dimension size ids of value id (HLX_BUILDER_NO_VALUE = static),
+ * or NULL when every dimension is static. */
+const uint32_t* hlx_bld_dynamic_sizes(const hlx_builder_t* b, uint32_t id);
+/* For a reduce of `operand` over the dims flagged in `reduced` (its rank
+ * entries) starting from init: writes to *out an operand whose elements
+ * beyond the dynamic sizes are init (operand itself when it has none).
+ * A dynamic dimension that is not reduced is an error. */
+hlx_status_t hlx_bld_mask_dynamic(hlx_builder_t* b, const char* op,
+                                  uint32_t operand, uint32_t init,
+                                  const bool* reduced, uint32_t* out);
+
 /* Packs a single result or (n > 1) a tuple of results; writes the id. */
 hlx_status_t hlx_bld_results_value(hlx_builder_t* b, hlx_op_t* op,
                                    uint32_t* out_value);

@@ -119,8 +119,10 @@ hlx_status_t hlx_builder_reduce_variadic(hlx_builder_t* b,
   static const char kOp[] = "reduce";
   BEGIN(b, out_value, kOp);
   hlx_value_t* vs[128];
-  HLX_RETURN_IF_ERROR(
-      hlx_bld_variadic_operands(b, kOp, operands, inits, n, vs));
+  b->allow_dynamic = true; /* masked below */
+  hlx_status_t st = hlx_bld_variadic_operands(b, kOp, operands, inits, n, vs);
+  b->allow_dynamic = false;
+  HLX_RETURN_IF_ERROR(st);
   HLX_RETURN_IF_ERROR(
       hlx_bld_check_variadic_computation(b, kOp, computation, vs, n));
   const hlx_type_t* t0 = vs[0]->type;
@@ -134,6 +136,12 @@ hlx_status_t hlx_builder_reduce_variadic(hlx_builder_t* b,
       return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d "
                           "or repeated", (long long)d, (int)t0->rank);
     red[d] = true;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    uint32_t m;
+    HLX_RETURN_IF_ERROR(
+        hlx_bld_mask_dynamic(b, kOp, operands[i], inits[i], red, &m));
+    vs[i] = b->values[m];
   }
   int64_t dims[HLX_MAX_RANK];
   int32_t rank = 0;
@@ -299,63 +307,6 @@ hlx_status_t hlx_builder_reduce_precision(hlx_builder_t* b, uint32_t operand,
       {"mantissa_bits", hlx_bld_attr_int(b, mantissa_bits, HLX_DTYPE_S32)}};
   return hlx_bld_emit1(b, HLX_OP_REDUCE_PRECISION, &x, 1, x->type, attrs, 2,
                        NULL, out_value);
-}
-
-hlx_status_t hlx_builder_get_dimension_size(hlx_builder_t* b,
-                                            uint32_t operand,
-                                            int64_t dimension,
-                                            uint32_t* out_value) {
-  static const char kOp[] = "get_dimension_size";
-  BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  if (dimension < 0 || dimension >= x->type->rank)
-    return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
-                        (long long)dimension, (int)x->type->rank);
-  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, HLX_DTYPE_S32, 0, NULL);
-  if (!t) return hlx_bld_oom(b);
-  named_t attrs[] = {{"dimension", hlx_bld_attr_int(b, dimension, HLX_DTYPE_S64)}};
-  return hlx_bld_emit1(b, HLX_OP_GET_DIMENSION_SIZE, &x, 1, t, attrs, 1, NULL,
-                       out_value);
-}
-
-/* hlx shapes are static: a size known to equal the static dimension (a
- * constant) is the identity; any other size would make the dimension
- * dynamic, which hlx does not model, so it is an error rather than a
- * silently wrong result. */
-hlx_status_t hlx_builder_set_dimension_size(hlx_builder_t* b, uint32_t operand,
-                                            uint32_t size, int64_t dimension,
-                                            uint32_t* out_value) {
-  static const char kOp[] = "set_dimension_size";
-  BEGIN(b, out_value, kOp);
-  hlx_value_t* x = NULL;
-  hlx_value_t* s = NULL;
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "operand", operand, &x));
-  HLX_RETURN_IF_ERROR(hlx_bld_get_tensor(b, kOp, "size", size, &s));
-  if (dimension < 0 || dimension >= x->type->rank)
-    return hlx_bld_fail(b, kOp, "dimension %lld is out of range for rank %d",
-                        (long long)dimension, (int)x->type->rank);
-  if (s->type->dtype != HLX_DTYPE_S32 || s->type->rank != 0)
-    return hlx_bld_fail(b, kOp, "size must be an s32[] (XLA: int32), not "
-                        "a rank-%d %s", (int)s->type->rank,
-                        hlx_dtype_name(s->type->dtype));
-  int64_t static_size = x->type->dims[dimension];
-  const hlx_attr_t* v = s->def && s->def->code == HLX_OP_CONSTANT
-                            ? hlx_op_attr(s->def, "value")
-                            : NULL;
-  if (!v || v->kind != HLX_ATTR_DENSE || v->dense_bytes != sizeof(int32_t))
-    return hlx_bld_fail(b, kOp, "dynamic dimensions are not supported: size "
-                        "must be a constant equal to dimension %lld's static "
-                        "size %lld, not a value computed at run time",
-                        (long long)dimension, (long long)static_size);
-  int32_t n;
-  memcpy(&n, v->dense, sizeof n);
-  if (n != static_size)
-    return hlx_bld_fail(b, kOp, "dynamic dimensions are not supported: size "
-                        "%d differs from dimension %lld's static size %lld",
-                        (int)n, (long long)dimension, (long long)static_size);
-  *out_value = operand;
-  return NULL;
 }
 
 hlx_status_t hlx_builder_optimization_barrier(hlx_builder_t* b,

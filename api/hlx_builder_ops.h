@@ -257,17 +257,24 @@ hlx_status_t hlx_builder_reduce_precision(hlx_builder_t* b, uint32_t operand,
                                           int32_t exponent_bits,
                                           int32_t mantissa_bits,
                                           uint32_t* out_value);
-/* XLA GetDimensionSize: an s32[] with the size of `dimension`. */
+/* XLA GetDimensionSize: an s32[] with the size of `dimension` (its
+ * dynamic size after hlx_builder_set_dimension_size: that size's id). */
 hlx_status_t hlx_builder_get_dimension_size(hlx_builder_t* b,
                                             uint32_t operand,
                                             int64_t dimension,
                                             uint32_t* out_value);
-/* XLA SetDimensionSize: size is an s32[] value. hlx shapes are static,
- * so only the static-shape case is supported: when size is a constant
- * equal to the dimension's static size, the result is the operand itself
- * (*out_value = operand). Any other size (a different constant, or a
- * value computed at run time) would make the dimension dynamic and fails
- * with "dynamic dimensions are not supported". */
+/* XLA SetDimensionSize: gives dimension `dimension` of operand the
+ * run-time size `size` (an s32[] value, constant or computed; 0..the
+ * static size). The result has the operand's static shape (as
+ * hlx_builder_get_desc reports) and a new id that carries the size: XLA's
+ * "padded values will be ignored by downstream reduction ops" holds for
+ * hlx_builder_reduce / _reduce_variadic (elements beyond the size are
+ * replaced by the init value, so init must be the reducer's identity, as
+ * XLA requires), and hlx_builder_get_dimension_size returns the size.
+ * hlx shapes are static, so that is as far as dynamic sizes go: any other
+ * op, a build root, or a reduce that keeps a dynamic dimension rejects
+ * the value with an error saying so. A constant size equal to the static
+ * size is no dynamic size (the result is an ordinary value). */
 hlx_status_t hlx_builder_set_dimension_size(hlx_builder_t* b, uint32_t operand,
                                             uint32_t size, int64_t dimension,
                                             uint32_t* out_value);

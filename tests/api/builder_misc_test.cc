@@ -239,46 +239,116 @@ TEST(BuilderGetDimensionSize, IsAnS32Scalar) {
             (std::vector<int32_t>{7}));
 }
 
-// XLA text: set_dimension_size(v, ten, 0) on f32[10] keeps the static
-// shape; with size = the static size nothing is padded, so the sum is
-// 1 + ... + 10 and GetDimensionSize gives 10.
-TEST(BuilderSetDimensionSize, StaticSizeIsTheIdentity) {
-  Builder bb;
-  std::vector<float> v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  uint32_t x = bb.F({10}, v), ten = bb.Scalar(I32(), 10), r, sum, n;
-  BOK(hlx_builder_set_dimension_size(bb.b, x, ten, 0, &r));
-  EXPECT_EQ(r, x);
-  EXPECT_EQ(Dims(bb.b, r), (std::vector<int64_t>{10}));
-  hlx_computation_t* add = BinaryComputation(HLX_BINARY_ADD, F32());
-  int64_t d0 = 0;
-  BOK(hlx_builder_reduce(bb.b, r, bb.Scalar(F32(), 0), add, &d0, 1, &sum));
-  hlx_computation_destroy(add);
-  BOK(hlx_builder_get_dimension_size(bb.b, r, 0, &n));
-  std::vector<hlx_buffer_t*> out = RunAll(bb.Program({sum, n}));
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{55}));
-  EXPECT_EQ(Values<int32_t>(out[1]), (std::vector<int32_t>{10}));
+// The XLA text's example: v = f32[10] {1..10}; set_dimension_size(v, five,
+// 0) and (v, six, 0) keep the static shape f32[10]; reduce_sum of the
+// first is 1+2+3+4+5, reduce_product 1*2*3*4*5, reduce_sum of the second
+// 1+...+6. Sizes as constants and as run-time parameters.
+TEST(BuilderSetDimensionSize, XlaExampleReductionsIgnorePadding) {
+  for (bool runtime : {false, true}) {
+    SCOPED_TRACE(runtime ? "run-time sizes" : "constant sizes");
+    Builder bb;
+    uint32_t v = bb.F({10}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    uint32_t five = runtime ? bb.Param(0, I32(), {}) : bb.Scalar(I32(), 5);
+    uint32_t six = runtime ? bb.Param(1, I32(), {}) : bb.Scalar(I32(), 6);
+    uint32_t p5, p6, sum, product, sum6, n5;
+    BOK(hlx_builder_set_dimension_size(bb.b, v, five, 0, &p5));
+    BOK(hlx_builder_set_dimension_size(bb.b, v, six, 0, &p6));
+    EXPECT_EQ(Dims(bb.b, p5), (std::vector<int64_t>{10}));
+    std::unique_ptr<hlx_computation_t, ComputationDeleter> add(
+        BinaryComputation(HLX_BINARY_ADD, F32()));
+    std::unique_ptr<hlx_computation_t, ComputationDeleter> mul(
+        BinaryComputation(HLX_BINARY_MUL, F32()));
+    int64_t d0 = 0;
+    BOK(hlx_builder_reduce(bb.b, p5, bb.Scalar(F32(), 0), add.get(), &d0, 1,
+                           &sum));
+    BOK(hlx_builder_reduce(bb.b, p5, bb.Scalar(F32(), 1), mul.get(), &d0, 1,
+                           &product));
+    uint32_t ops[1] = {p6}, inits[1] = {bb.Scalar(F32(), 0)};
+    BOK(hlx_builder_reduce_variadic(bb.b, ops, inits, 1, add.get(), &d0, 1,
+                                    &sum6));
+    BOK(hlx_builder_get_dimension_size(bb.b, p5, 0, &n5));
+    hlx_program_t* p = bb.Program({sum, product, sum6, n5});
+    ExpectPrintParses(p);
+    std::vector<hlx_buffer_t*> params;
+    int32_t s5 = 5, s6 = 6;
+    if (runtime) params = {Buf(I32(), {}, &s5), Buf(I32(), {}, &s6)};
+    std::vector<hlx_buffer_t*> out = RunAll(p, params);
+    ASSERT_EQ(out.size(), 4u);
+    EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{15}));
+    EXPECT_EQ(Values<float>(out[1]), (std::vector<float>{120}));
+    EXPECT_EQ(Values<float>(out[2]), (std::vector<float>{21}));
+    EXPECT_EQ(Values<int32_t>(out[3]), (std::vector<int32_t>{5}));
+  }
 }
 
-// XLA text: set_dimension_size(v, five, 0) makes dimension 0 dynamic
-// (later reductions would sum only 1..5); hlx has static shapes only, so
-// that is a clear error, as is a size computed at run time.
-TEST(BuilderSetDimensionSize, DynamicSizesAreRejected) {
+// Rank 2, both dimensions dynamic, reduced together and one at a time is
+// refused; the static size is no dynamic size.
+TEST(BuilderSetDimensionSize, TwoDynamicDimensionsAndTheStaticSize) {
+  Builder bb;
+  std::vector<float> m(12);
+  for (int i = 0; i < 12; i++) m[i] = (float)(i + 1);  // [[1..4],[5..8],[9..12]]
+  uint32_t x = bb.F({3, 4}, m), a, c, sum, same;
+  BOK(hlx_builder_set_dimension_size(bb.b, x, bb.Scalar(I32(), 2), 0, &a));
+  BOK(hlx_builder_set_dimension_size(bb.b, a, bb.Param(0, I32(), {}), 1, &c));
+  std::unique_ptr<hlx_computation_t, ComputationDeleter> add(
+      BinaryComputation(HLX_BINARY_ADD, F32()));
+  int64_t both[2] = {0, 1};
+  BOK(hlx_builder_reduce(bb.b, c, bb.Scalar(F32(), 0), add.get(), both, 2,
+                         &sum));
+  BOK(hlx_builder_set_dimension_size(bb.b, x, bb.Scalar(I32(), 4), 1, &same));
+  uint32_t doubled = bb.Bin(HLX_BINARY_ADD, same, same);  // an ordinary value
+  int32_t three = 3;
+  std::vector<hlx_buffer_t*> out =
+      RunAll(bb.Program({sum, doubled}), {Buf(I32(), {}, &three)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{1 + 2 + 3 + 5 + 6 + 7}));
+  std::vector<float> twice(12);
+  for (int i = 0; i < 12; i++) twice[i] = 2 * m[i];
+  EXPECT_EQ(Values<float>(out[1]), twice);
+}
+
+// A dynamic dimension reaches only reduce, get/set_dimension_size: other
+// ops, a reduce that keeps it and a build root are clear errors, as are
+// bad sizes.
+TEST(BuilderSetDimensionSize, LimitsAreErrors) {
+  auto dynamic = [](Builder& bb) {
+    uint32_t x = bb.F({2, 3}, {1, 2, 3, 4, 5, 6}), r;
+    BOK(hlx_builder_set_dimension_size(bb.b, x, bb.Scalar(I32(), 2), 1, &r));
+    return r;
+  };
+  {
+    Builder bb;
+    uint32_t r = dynamic(bb), y;
+    ExpectLatched(bb, hlx_builder_unary(bb.b, HLX_UNARY_NEG, r, &y),
+                  "negate: operand has a dynamic dimension size "
+                  "(set_dimension_size); only reduce, get_dimension_size and "
+                  "set_dimension_size take such values");
+  }
+  {
+    Builder bb;
+    uint32_t r = dynamic(bb), y;
+    std::unique_ptr<hlx_computation_t, ComputationDeleter> add(
+        BinaryComputation(HLX_BINARY_ADD, F32()));
+    int64_t d0 = 0;
+    ExpectLatched(bb, hlx_builder_reduce(bb.b, r, bb.Scalar(F32(), 0),
+                                         add.get(), &d0, 1, &y),
+                  "reduce: dimension 1 has a dynamic size but is not reduced");
+  }
+  {
+    Builder bb;
+    uint32_t r = dynamic(bb);
+    hlx_program_t* p = nullptr;
+    std::string m = Msg(hlx_builder_build(bb.b, &r, 1, &p));
+    EXPECT_NE(m.find("has a dynamic dimension size"), std::string::npos) << m;
+    EXPECT_EQ(p, nullptr);
+  }
   {
     Builder bb;
     uint32_t x = bb.F({10}, std::vector<float>(10, 1)), r;
     ExpectLatched(bb, hlx_builder_set_dimension_size(
-                          bb.b, x, bb.Scalar(I32(), 5), 0, &r),
-                  "set_dimension_size: dynamic dimensions are not supported: "
-                  "size 5 differs from dimension 0's static size 10");
-  }
-  {
-    Builder bb;
-    uint32_t x = bb.Param(0, F32(), {10}), n = bb.Param(1, I32(), {}), r;
-    ExpectLatched(bb, hlx_builder_set_dimension_size(bb.b, x, n, 0, &r),
-                  "set_dimension_size: dynamic dimensions are not supported: "
-                  "size must be a constant equal to dimension 0's static "
-                  "size 10, not a value computed at run time");
+                          bb.b, x, bb.Scalar(I32(), 11), 0, &r),
+                  "set_dimension_size: size 11 is outside 0..10, dimension "
+                  "0's static size");
   }
 }
 
