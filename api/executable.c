@@ -33,6 +33,7 @@ hlx_status_t hlx_client_create(const hlx_client_options_t* options,
   hlx_pool_options_init(&po);
   po.num_threads = o.num_threads;
   po.pin_threads = o.pin_threads;
+  po.cpus = o.cpus;
   hlx_client_t* c = calloc(1, sizeof(*c));
   if (!c) return hlx_status_oom();
   hlx_status_t st = hlx_pool_create(&po, &c->pool);
@@ -56,6 +57,10 @@ int32_t hlx_client_num_threads(const hlx_client_t* c) {
 
 const char* hlx_client_warning(const hlx_client_t* c) {
   return hlx_pool_warning(c->pool);
+}
+
+const char* hlx_client_topology(const hlx_client_t* c) {
+  return hlx_pool_topology(c->pool);
 }
 
 size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
@@ -147,7 +152,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
     st = hlx_pool_create(&po, &e->private_pool);
     e->pool = e->private_pool;
   } else {
-    e->pool = hlx_pool_default();
+    st = hlx_pool_get_default(&e->pool);
   }
   if (!st && (o.num_host_functions < 0 ||
               (o.num_host_functions > 0 && !o.host_functions)))

@@ -82,6 +82,12 @@ typedef struct hlx_client_options_t {
    * per core. More threads than cores only when asked here or there. */
   int32_t num_threads;
   bool pin_threads; /* default true; failing to pin is a warning only */
+  /* Logical cpus (OS numbering) to pin workers to, e.g. "0,2-3" (copied);
+   * NULL = the HLX_CPUS environment variable if set, else one worker per
+   * core. Without num_threads the pool has one thread per listed cpu. A
+   * malformed list or a cpu outside the allowed set fails
+   * hlx_client_create with INVALID_ARGUMENT. */
+  const char* cpus;
 } hlx_client_options_t;
 void hlx_client_options_init(hlx_client_options_t* o);
 hlx_status_t hlx_client_create(const hlx_client_options_t* options,
@@ -91,6 +97,9 @@ void hlx_client_destroy(hlx_client_t* c);
 int32_t hlx_client_num_threads(const hlx_client_t* c);
 /* Why workers are not pinned to cores ("" if they are); borrowed. */
 const char* hlx_client_warning(const hlx_client_t* c);
+/* One line: threads, pinning, cores, NUMA nodes and their cpus (hwloc);
+ * borrowed, lives with the client. */
+const char* hlx_client_topology(const hlx_client_t* c);
 
 /* A host function for stablehlo.custom_call: it receives the call's
  * operand and result buffers (row-major, tuples flattened, in order) and

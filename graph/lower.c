@@ -144,6 +144,15 @@ hlx_status_t hlx_lower_out(hlx_lower_ctx_t* c, const hlx_op_t* op, int i,
   return NULL;
 }
 
+/* Region bodies and called functions may hold collectives: replica runs
+ * keep such tasks on the process thread (scheduler/executor.c). */
+static bool runs_nested_plans(const hlx_op_t* op) {
+  if (op->num_regions > 0) return true;
+  const hlx_attr_t* callee = hlx_op_attr(op, "callee");
+  if (!callee) callee = hlx_op_attr(op, "decomposition");
+  return callee && callee->kind == HLX_ATTR_SYMBOL;
+}
+
 hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
                             hlx_task_fn fn, const void* args, int32_t num_in,
                             const int32_t* in, int32_t num_out,
@@ -153,9 +162,11 @@ hlx_status_t hlx_lower_emit(hlx_lower_ctx_t* c, const hlx_op_t* op,
       hlx_lower_try_fold(c, op, fn, args, num_in, in, num_out, out, &folded));
   if (folded) return NULL;
   char where[256];
-  if (!hlx_plan_add_task(c->plan, hlx_op_where(op, where, sizeof where), fn,
-                         args, num_in, in, num_out, out))
-    return hlx_status_oom();
+  hlx_task_t* t =
+      hlx_plan_add_task(c->plan, hlx_op_where(op, where, sizeof where), fn,
+                        args, num_in, in, num_out, out);
+  if (!t) return hlx_status_oom();
+  if (runs_nested_plans(op)) t->flags |= HLX_TASK_NESTED;
   return NULL;
 }
 

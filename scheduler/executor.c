@@ -47,6 +47,11 @@ typedef struct dag_t {
   int32_t num_roots;
   int32_t* roots;
   bool sequential;
+  /* Tasks that may block at a rendezvous (HLX_TASK_SIDE_EFFECT or
+   * HLX_TASK_NESTED), in program order, and a per-task mark. */
+  int32_t num_pinned;
+  int32_t* pinned;
+  unsigned char* is_pinned;
   /* Run memory: [slot pointers][task counters][buffers...] */
   size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
   size_t counters_off, buffers_off, total_bytes;
@@ -65,6 +70,8 @@ static void dag_free(dag_t* d) {
   free(d->succ_off);
   free(d->succ);
   free(d->roots);
+  free(d->pinned);
+  free(d->is_pinned);
   free(d->slot_off);
   free(d);
 }
@@ -94,10 +101,13 @@ static dag_t* dag_build(const hlx_plan_t* p) {
     d->indeg = calloc((size_t)nt + 1, sizeof(int32_t));
     d->succ_off = calloc((size_t)nt + 2, sizeof(int32_t));
     d->roots = malloc(((size_t)nt + 1) * sizeof(int32_t));
+    d->pinned = malloc(((size_t)nt + 1) * sizeof(int32_t));
+    d->is_pinned = calloc((size_t)nt + 1, 1);
     d->slot_off = malloc(((size_t)ns + 1) * sizeof(size_t));
   }
   if (!d || !producer || !ext || !mark || !edge_from || !edge_to || !level ||
-      !d->indeg || !d->succ_off || !d->roots || !d->slot_off) {
+      !d->indeg || !d->succ_off || !d->roots || !d->pinned || !d->is_pinned ||
+      !d->slot_off) {
     dag_free(d);
     d = NULL;
     goto done;
@@ -189,6 +199,12 @@ static dag_t* dag_build(const hlx_plan_t* p) {
   d->num_roots = 0;
   for (int32_t t = 0; t < nt; t++)
     if (d->indeg[t] == 0) d->roots[d->num_roots++] = t;
+  d->num_pinned = 0;
+  for (int32_t t = 0; t < nt; t++)
+    if (p->tasks[t].flags & (HLX_TASK_SIDE_EFFECT | HLX_TASK_NESTED)) {
+      d->is_pinned[t] = 1;
+      d->pinned[d->num_pinned++] = t;
+    }
   /* Longest path: a plan whose longest path covers every task is a chain
    * and gains nothing from other threads. */
   int32_t longest = 0;
@@ -367,6 +383,11 @@ typedef struct run_t {
   atomic_flag err_lock;
   hlx_status_t err;
   int32_t err_task;
+  /* Process runs (replicas/partitions): pinned tasks are never queued;
+   * the process's thread runs them in program order (next_pinned is its
+   * own). */
+  bool pin;
+  int32_t next_pinned;
 } run_t;
 
 static void record_error(run_t* r, int32_t t, hlx_status_t st) {
@@ -405,6 +426,11 @@ static void run_item(void* a, int32_t t) {
       if (atomic_fetch_sub_explicit(&r->counters[s], 1,
                                     memory_order_acq_rel) != 1)
         continue;
+      if (r->pin && d->is_pinned[s]) {
+        /* Ready (its counter is 0): wake the process thread. */
+        hlx_pool_notify(pool);
+        continue;
+      }
       if (next < 0) {
         next = s;
         continue;
@@ -433,6 +459,16 @@ static bool run_done(void* a) {
   return atomic_load_explicit(&r->remaining, memory_order_acquire) == 0;
 }
 
+/* The process thread's wait: the run is over, or the next pinned task in
+ * program order is ready. */
+static bool run_done_or_pinned_ready(void* a) {
+  run_t* r = a;
+  if (run_done(r)) return true;
+  return r->next_pinned < r->dag->num_pinned &&
+         atomic_load_explicit(&r->counters[r->dag->pinned[r->next_pinned]],
+                              memory_order_acquire) == 0;
+}
+
 static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
                                    void* const* slots, atomic_int* counters,
                                    hlx_run_ctx_t* ctx) {
@@ -448,6 +484,15 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
   atomic_flag_clear(&r.err_lock);
   r.err = NULL;
   r.err_task = INT32_MAX;
+  /* A process of a replica/partition run: tasks that may block at a
+   * rendezvous (collectives, and nested plans that may hold one) run on
+   * this thread, one at a time in program order, exactly as a sequential
+   * run meets its peers, so the concurrent run meets them in the same
+   * order and cannot deadlock; every other task is a plain kernel that
+   * never blocks and runs on any thread. A blocking task on a pool worker
+   * could instead hold the thread a peer's progress needs. */
+  r.pin = ctx->rendezvous != NULL;
+  r.next_pinned = 0;
   for (int32_t t = 0; t < p->num_tasks; t++)
     atomic_init(&counters[t], d->indeg[t]);
   /* The caller gets a deque of its own: the successors it readies stay
@@ -457,16 +502,33 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
   enum { kBatch = 32 };
   hlx_pool_item_t batch[kBatch];
   size_t nb = 0;
-  for (int32_t k = 1; k < d->num_roots; k++) {
-    batch[nb++] = (hlx_pool_item_t){run_item, &r, d->roots[k]};
-    if (nb == kBatch || k + 1 == d->num_roots) {
+  int32_t first = -1;
+  for (int32_t k = 0; k < d->num_roots; k++) {
+    int32_t t = d->roots[k];
+    if (r.pin && d->is_pinned[t]) continue;
+    if (first < 0) {
+      first = t;
+      continue;
+    }
+    batch[nb++] = (hlx_pool_item_t){run_item, &r, t};
+    if (nb == kBatch) {
       if (!hlx_pool_push(r.pool, batch, nb))
         for (size_t b = 0; b < nb; b++) run_item(&r, batch[b].i);
       nb = 0;
     }
   }
-  if (d->num_roots > 0) run_item(&r, d->roots[0]);
-  hlx_pool_wait(r.pool, run_done, &r);
+  if (nb && !hlx_pool_push(r.pool, batch, nb))
+    for (size_t b = 0; b < nb; b++) run_item(&r, batch[b].i);
+  if (first >= 0) run_item(&r, first);
+  if (!r.pin) {
+    hlx_pool_wait(r.pool, run_done, &r);
+  } else {
+    for (;;) {
+      hlx_pool_wait(r.pool, run_done_or_pinned_ready, &r);
+      if (run_done(&r)) break;
+      run_item(&r, d->pinned[r.next_pinned++]);
+    }
+  }
   hlx_pool_detach(r.pool);
   return r.err;
 }
@@ -505,8 +567,7 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
 
   hlx_status_t st = NULL;
   bool concurrent = ctx->depth == 0 && ctx->pool && !ctx->sequential &&
-                    !ctx->rendezvous && !d->sequential &&
-                    hlx_pool_num_threads(ctx->pool) > 1;
+                    !d->sequential && hlx_pool_num_threads(ctx->pool) > 1;
   if (concurrent) {
     st = run_concurrent(p, d, slots, counters, ctx);
   } else {

@@ -43,6 +43,11 @@ enum {
    * thread, in program order (see dag_build in executor.c). Set by
    * graph/lower_dot.c and graph/lower_conv.c for oneDNN tasks. */
   HLX_TASK_WIDE = 1u << 2,
+  /* The task runs nested plans (region bodies, calls), which may reach a
+   * collective. Set by graph/lower.c for ops with regions and by calls. In
+   * a replica/partition run such tasks, like HLX_TASK_SIDE_EFFECT ones,
+   * run on the process's own thread in program order (see executor.c). */
+  HLX_TASK_NESTED = 1u << 3,
 };
 
 /* A task body: `in`/`out` are the slot buffers named by the task. Returns

@@ -719,18 +719,22 @@ void hlx_pool_destroy(hlx_pool_t* p) {
 }
 
 static hlx_pool_t* g_default;
+static hlx_status_t g_default_error; /* why it could not be made */
 static pthread_once_t g_default_once = PTHREAD_ONCE_INIT;
 static void make_default(void) {
-  hlx_status_t st = hlx_pool_create(NULL, &g_default);
-  if (st) {
-    hlx_status_free(st);
-    g_default = NULL;
-  }
+  g_default_error = hlx_pool_create(NULL, &g_default);
 }
 
 hlx_pool_t* hlx_pool_default(void) {
   pthread_once(&g_default_once, make_default);
   return g_default;
+}
+
+hlx_status_t hlx_pool_get_default(hlx_pool_t** out_pool) {
+  *out_pool = hlx_pool_default();
+  if (*out_pool) return NULL;
+  return hlx_make_status(hlx_status_code(g_default_error), "%s",
+                         hlx_status_message(g_default_error));
 }
 
 int hlx_pool_num_threads(const hlx_pool_t* p) {

@@ -56,6 +56,8 @@ void hlx_pool_destroy(hlx_pool_t* p);
 /* The process-wide pool, created on first use with default options (NULL
  * if that failed). Never destroyed. */
 hlx_pool_t* hlx_pool_default(void);
+/* The same, or the status that made creating it fail (a bad HLX_CPUS). */
+hlx_status_t hlx_pool_get_default(hlx_pool_t** out_pool) HLX_MUST_USE;
 
 int hlx_pool_num_threads(const hlx_pool_t* p); /* workers + the caller */
 int hlx_pool_num_cores(const hlx_pool_t* p);   /* cores in the cpuset */

@@ -1,7 +1,9 @@
 // Replicas and collectives through the public API: all_reduce/all_gather
 // with 2 and 4 replicas, a collective whose peers never arrive (timeout),
-// concurrent and async runs of one executable, clients and --threads.
+// concurrent and async runs of one executable, clients and --threads,
+// clients pinned to a cpu list.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
@@ -263,6 +265,19 @@ TEST(Clients, ConcurrentAndAsyncRunsMatchSequential) {
   hlx_client_destroy(client);
 }
 
+// Runs kWide on x[k] = k * k * scale - 5 and compares with Expected.
+void ExpectWideResults(hlx_executable_t* exe, int64_t scale) {
+  std::vector<int64_t> x(64);
+  for (int k = 0; k < 64; k++) x[k] = k * k * scale - 5;
+  hlx_buffer_t* in = I64(x);
+  hlx_buffer_t* out = nullptr;
+  hlx_status_t st = hlx_executable_run(exe, &in, 1, &out, 1);
+  ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
+  EXPECT_EQ(Values(out), Expected(x));
+  hlx_buffer_destroy(out);
+  hlx_buffer_destroy(in);
+}
+
 TEST(Clients, OneThreadAndPrivatePoolGiveTheSameResults) {
   for (int threads : {1, 2, 3}) {
     hlx_compile_options_t o;
@@ -270,15 +285,51 @@ TEST(Clients, OneThreadAndPrivatePoolGiveTheSameResults) {
     o.num_threads = threads;
     Compiled c;
     Compile(kWide, o, &c);
-    std::vector<int64_t> x(64);
-    for (int k = 0; k < 64; k++) x[k] = k * k - 5;
-    hlx_buffer_t* in = I64(x);
-    hlx_buffer_t* out = nullptr;
-    hlx_status_t st = hlx_executable_run(c.exe, &in, 1, &out, 1);
-    ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
-    EXPECT_EQ(Values(out), Expected(x)) << threads << " threads";
-    hlx_buffer_destroy(out);
-    hlx_buffer_destroy(in);
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    ExpectWideResults(c.exe, 1);
+  }
+}
+
+TEST(Clients, CpuListPinsTheClientAndBadListsAreErrors) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &mine)) cpu++;
+  std::string list = std::to_string(cpu);
+  hlx_client_options_t co;
+  hlx_client_options_init(&co);
+  co.num_threads = 2;
+  co.cpus = list.c_str();
+  hlx_client_t* client = nullptr;
+  hlx_status_t st = hlx_client_create(&co, &client);
+  ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
+  EXPECT_EQ(hlx_client_num_threads(client), 2);
+  std::string topo = hlx_client_topology(client);
+  EXPECT_NE(topo.find("pinned to cpus " + list), std::string::npos) << topo;
+  EXPECT_NE(topo.find("NUMA node"), std::string::npos) << topo;
+  // Runs on the pinned client match a sequential run.
+  hlx_compile_options_t o;
+  hlx_compile_options_init(&o);
+  o.client = client;
+  Compiled c;
+  Compile(kWide, o, &c);
+  ExpectWideResults(c.exe, 3);
+  hlx_executable_destroy(c.exe);
+  c.exe = nullptr;
+  hlx_client_destroy(client);
+
+  for (const char* bad : {"0-", "2,x", "4000"}) {
+    co.cpus = bad;
+    client = nullptr;
+    st = hlx_client_create(&co, &client);
+    ASSERT_NE(st, nullptr) << bad;
+    EXPECT_EQ(client, nullptr);
+    EXPECT_EQ(hlx_status_get_code(st), 1 /* INVALID_ARGUMENT */) << bad;
+    std::string msg = hlx_status_get_message(st);
+    EXPECT_NE(msg.find("hlx_client_create"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::string("cpu list \"") + bad), std::string::npos)
+        << msg;
+    hlx_status_release(st);
   }
 }
 
