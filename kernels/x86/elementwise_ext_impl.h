@@ -18,7 +18,7 @@
  * inputs and outputs to zero, which the reference does not. */
 #include <string.h>
 
-#include "kernels/x86/vmath.h"
+#include "kernels/x86/vmath_f32.h"
 
 #define EXT_VEC(T, BYTES) T __attribute__((vector_size(BYTES)))
 #define EXT_VINLINE static inline __attribute__((always_inline))
@@ -321,7 +321,9 @@ EXT_VINLINE vh vf_to_f16(vf f) {
   EXT_HALF_UNARY(NAME, sqrt, f32_sqrt)                 \
   EXT_HALF_UNARY(NAME, square, f32_square)             \
   EXT_HALF_UNARY(NAME, exponential, f32_exp)           \
+  EXT_HALF_UNARY(NAME, exponential_minus_one, f32_expm1) \
   EXT_HALF_UNARY(NAME, log, f32_log)                   \
+  EXT_HALF_UNARY(NAME, log_plus_one, f32_log1p)        \
   EXT_HALF_UNARY(NAME, tanh, f32_tanh)                 \
   EXT_HALF_UNARY(NAME, logistic, f32_logistic)         \
   EXT_HALF_BINARY(NAME, add, f32_add)                  \

@@ -1,7 +1,8 @@
 /* Inline vector math shared by the x86 kernel templates: the elementwise
  * drivers (whole vectors + one masked tail, non-temporal stores for large
  * outputs) and the per-vector ops. Included after a folder's vec.h. See
- * elementwise_impl.h for the accuracy contract. */
+ * elementwise_impl.h for the accuracy contract; the f32 transcendentals
+ * are in vmath_f32.h. */
 #ifndef HLX_KERNELS_X86_VMATH_H_
 #define HLX_KERNELS_X86_VMATH_H_
 
@@ -127,123 +128,7 @@ HLX_VINLINE vf keep_nan(vf x, vf r) {
   return vf_select(vf_cmp(x, x, _CMP_UNORD_Q), vf_add(x, x), r);
 }
 
-/* -- double-precision cores (relative error < 2^-35 on their domain) -- */
-
-/* e^x for x in [-708, 708]: x = n ln2 + r, |r| <= ln2/2, e^r by its
- * Taylor series to r^11 (truncation < 2^-44). */
-HLX_VINLINE vd d_exp(vd x) {
-  const vd shifter = vd_set1(0x1.8p52);
-  vd t = vd_fma(x, vd_set1(0x1.71547652b82fep0), shifter);
-  vd n = vd_sub(t, shifter);
-  vd r = vd_fma(n, vd_set1(-6.93147180369123816490e-01), x);
-  r = vd_fma(n, vd_set1(-1.90821492927058770002e-10), r);
-  vd p = vd_set1(1.0 / 39916800);
-  p = vd_fma(p, r, vd_set1(1.0 / 3628800));
-  p = vd_fma(p, r, vd_set1(1.0 / 362880));
-  p = vd_fma(p, r, vd_set1(1.0 / 40320));
-  p = vd_fma(p, r, vd_set1(1.0 / 5040));
-  p = vd_fma(p, r, vd_set1(1.0 / 720));
-  p = vd_fma(p, r, vd_set1(1.0 / 120));
-  p = vd_fma(p, r, vd_set1(1.0 / 24));
-  p = vd_fma(p, r, vd_set1(1.0 / 6));
-  p = vd_fma(p, r, vd_set1(0.5));
-  p = vd_fma(p, r, vd_set1(1.0));
-  p = vd_fma(p, r, vd_set1(1.0));
-  return vd_mul(p, vd_exp2i(t));
-}
-
-/* log(x) for positive normal doubles: x = m 2^e, m in [sqrt(1/2), sqrt(2)),
- * f = m - 1 (exact), s = f / (2 + f), log(m) = 2 atanh(s) by its series to
- * s^13 (|s| <= 0.1716: truncation < 2^-39). */
-HLX_VINLINE vd d_log(vd x) {
-  vd e;
-  vd m = vd_frexp_sqrt2(x, &e);
-  vd f = vd_sub(m, vd_set1(1.0));
-  vd s = vd_div(f, vd_add(f, vd_set1(2.0)));
-  vd z = vd_mul(s, s);
-  vd p = vd_set1(1.0 / 13);
-  p = vd_fma(p, z, vd_set1(1.0 / 11));
-  p = vd_fma(p, z, vd_set1(1.0 / 9));
-  p = vd_fma(p, z, vd_set1(1.0 / 7));
-  p = vd_fma(p, z, vd_set1(1.0 / 5));
-  p = vd_fma(p, z, vd_set1(1.0 / 3));
-  vd two_s = vd_add(s, s);
-  vd logm = vd_fma(vd_mul(two_s, z), p, two_s);
-  return vd_fma(e, vd_set1(0x1.62e42fefa39efp-1), logm);
-}
-
-/* tanh: |x| < 1/16 by the odd Taylor series to x^11; otherwise
- * sign(x) (1 - 2 / (e^{2|x|} + 1)) with |x| capped at 10 (tanh rounds to
- * +-1 in f32 from 9.02 on). */
-HLX_VINLINE vd d_tanh(vd x) {
-  vd ax = vd_andnot(vd_set1(-0.0), x);
-  vd sign = vd_xor(x, ax);
-  vd z = vd_mul(x, x);
-  vd p = vd_set1(-1382.0 / 155925);
-  p = vd_fma(p, z, vd_set1(62.0 / 2835));
-  p = vd_fma(p, z, vd_set1(-17.0 / 315));
-  p = vd_fma(p, z, vd_set1(2.0 / 15));
-  p = vd_fma(p, z, vd_set1(-1.0 / 3));
-  vd small = vd_fma(vd_mul(x, z), p, x);
-  vd e = d_exp(vd_add(vd_min_raw(ax, vd_set1(10.0)), vd_min_raw(ax, vd_set1(10.0))));
-  vd big = vd_sub(vd_set1(1.0), vd_div(vd_set1(2.0), vd_add(e, vd_set1(1.0))));
-  big = vd_or(big, sign);
-  return vd_select(vd_cmp(ax, vd_set1(0.0625), _CMP_LT_OQ), small, big);
-}
-
-/* logistic: e = e^{-|x|} (|x| capped at 120: the result underflows f32
- * from 103.3 on), (x >= 0 ? 1 : e) / (1 + e). */
-HLX_VINLINE vd d_logistic(vd x) {
-  vd ax = vd_andnot(vd_set1(-0.0), x);
-  vd e = d_exp(vd_sub(vd_zero(), vd_min_raw(ax, vd_set1(120.0))));
-  vd num = vd_select(vd_cmp(x, vd_zero(), _CMP_GE_OQ), vd_set1(1.0), e);
-  return vd_div(num, vd_add(e, vd_set1(1.0)));
-}
-
-/* f32 kernels on the double cores: split, apply, round once. */
-/* e^x in the f32 domain (Sleef's expf_u10 scheme; <= 1 ULP, measured by
- * the dense sweep in tests/kernels/simd_elementwise_test.cc): q = rint(x /
- * ln2), s = x - q ln2 with a two-part ln2 (q * hi is exact), e^s by a
- * degree-7 polynomial with FMA, then two exact power-of-two scalings so
- * 2^q never leaves the normal range (q in [-150, 128]) and the result is
- * rounded once, subnormal results included. x is clamped to [-104, 89],
- * which keeps every input whose result is neither 0 nor Inf: the ends
- * round to 0 / overflow to Inf in the last multiply. */
-typedef int32_t hlx_vmath_i32 __attribute__((vector_size(V_BYTES)));
-HLX_VINLINE vf f32_exp(vf x) {
-  const vf shifter = vf_set1(0x1.8p23f);
-  vf c = vf_min_raw(vf_max_raw(x, vf_set1(-104.0f)), vf_set1(89.0f));
-  vf t = vf_fma(c, vf_set1(1.442695040888963407f), shifter);
-  vf q = vf_sub(t, shifter);
-  vf s = vf_fma(q, vf_set1(-0.693145751953125f), c);
-  s = vf_fma(q, vf_set1(-1.428606765330187045e-06f), s);
-  vf u = vf_set1(0.000198527617612853646278381f);
-  u = vf_fma(u, s, vf_set1(0.00139304355252534151077271f));
-  u = vf_fma(u, s, vf_set1(0.00833336077630519866943359f));
-  u = vf_fma(u, s, vf_set1(0.0416664853692054748535156f));
-  u = vf_fma(u, s, vf_set1(0.166666671633720397949219f));
-  u = vf_fma(u, s, vf_set1(0.5f));
-  u = vf_add(vf_set1(1.0f), vf_fma(vf_mul(s, s), u, s));
-  hlx_vmath_i32 qi = (hlx_vmath_i32)t - (hlx_vmath_i32)shifter;
-  hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
-  vf f1 = (vf)((q1 + 127) << 23), f2 = (vf)((q2 + 127) << 23);
-  return keep_nan(x, vf_mul(vf_mul(u, f1), f2));
-}
-HLX_VINLINE vf f32_log(vf x) {
-  vf r = vf_from_pd(d_log(vf_lo_pd(x)), d_log(vf_hi_pd(x)));
-  /* x <= 0, +Inf: the bit tricks above assume positive finite input. */
-  r = vf_select(vf_cmp(x, vf_set1(0.0f), _CMP_EQ_OQ), vf_set1(-INFINITY), r);
-  r = vf_select(vf_cmp(x, vf_set1(0.0f), _CMP_LT_OQ), vf_set1(NAN), r);
-  r = vf_select(vf_cmp(x, vf_set1(INFINITY), _CMP_EQ_OQ), x, r);
-  return keep_nan(x, r);
-}
-HLX_VINLINE vf f32_tanh(vf x) {
-  return keep_nan(x, vf_from_pd(d_tanh(vf_lo_pd(x)), d_tanh(vf_hi_pd(x))));
-}
-HLX_VINLINE vf f32_logistic(vf x) {
-  return keep_nan(
-      x, vf_from_pd(d_logistic(vf_lo_pd(x)), d_logistic(vf_hi_pd(x))));
-}
+/* 1 / sqrt in double, rounded once: bit-for-bit the reference. */
 HLX_VINLINE vf f32_rsqrt(vf x) {
   vd one = vd_set1(1.0);
   return vf_from_pd(vd_div(one, vd_sqrt(vf_lo_pd(x))),

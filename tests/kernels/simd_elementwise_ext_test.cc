@@ -24,6 +24,7 @@ namespace {
 
 using hlx_test::Bits;
 using hlx_test::FromBits;
+using hlx_test::Transcendental;
 
 using hlx_test::BinaryVariant;
 using hlx_test::CompareVariant;
@@ -62,10 +63,6 @@ const ConvertVariant kConvert[] = {
 
 bool IsHalf(hlx_dtype_t t) {
   return t == HLX_DTYPE_BF16 || t == HLX_DTYPE_F16;
-}
-bool Transcendental(hlx_unary_op_t op) {
-  return op == HLX_UNARY_EXP || op == HLX_UNARY_LOG || op == HLX_UNARY_TANH ||
-         op == HLX_UNARY_LOGISTIC;
 }
 
 // Random bit patterns, one in eight replaced by a special value of the type.

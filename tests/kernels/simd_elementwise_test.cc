@@ -2,8 +2,9 @@
 // reference kernel: random data, sizes 0 .. 2*16+1 and a few large ones
 // (including one past the non-temporal-store threshold), misaligned and
 // in-place buffers, NaN/Inf/-0/denormal inputs; plus a dense f32 sweep
-// (every 257th bit pattern) measuring the ULP error of exp/log/tanh/
-// logistic against double-precision libm, and the dispatch/HLX_MAX_ISA
+// (every 257th bit pattern, plus the neighbours of the kernels' boundary
+// inputs) measuring the ULP error of exp/expm1/log/log1p/tanh/logistic
+// against double-precision libm, and the dispatch/HLX_MAX_ISA
 // plumbing. Variants the CPU cannot run are skipped visibly.
 #include <math.h>
 #include <stdint.h>
@@ -23,7 +24,9 @@
 namespace {
 
 using hlx_test::Bits;
+using hlx_test::ExactF32Op;
 using hlx_test::FromBits;
+using hlx_test::Transcendental;
 using hlx_test::SameValue;
 using hlx_test::UlpDistance;
 using hlx_test::UlpError;
@@ -51,11 +54,6 @@ const SelectVariant kSelect[] = {
 #define HLX_EW_SELECT(ISA, ES, fn) {#fn, HLX_ISA_##ISA, ES, fn},
 #include "kernels/elementwise.inc"
 };
-
-bool Transcendental(hlx_unary_op_t op) {
-  return op == HLX_UNARY_EXP || op == HLX_UNARY_LOG || op == HLX_UNARY_TANH ||
-         op == HLX_UNARY_LOGISTIC;
-}
 
 // Special values first, then random values over all exponents.
 template <typename T>
@@ -298,32 +296,40 @@ INSTANTIATE_TEST_SUITE_P(Variants, SimdSelect, ::testing::ValuesIn(kSelect),
 
 // ---- dense f32 sweep: ULP error of the transcendentals vs libm double --
 
-double ExactF32Op(hlx_unary_op_t op, float xf) {
-  double x = xf;
-  switch (op) {
-    case HLX_UNARY_EXP: return exp(x);
-    case HLX_UNARY_LOG: return log(x);
-    case HLX_UNARY_TANH: return tanh(x);
-    default: return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-  }
-}
+// Inputs where the kernels switch method or the result leaves the normal
+// range (overflow, underflow to denormals and 0, saturation to -1 / +-1,
+// the log reduction's sqrt(1/2) step, the tiny-argument shortcuts); the
+// sweep also takes 64 bit patterns on each side of every one of them.
+const float kBoundaries[] = {
+    0.0f,        1.0f,         -1.0f,       0x1p-126f,  0x1p-149f,
+    0x1.fffffep127f, 0.70710677f, 1.4142135f, 0.34657359f, 0.69314718f,
+    88.7228394f, 89.0f,        -87.3365448f, -87.0f,     -103.972076f,
+    -104.0f,     -17.328680f,  -20.0f,      16.5f,      9.01f,
+    9.5f,        0x1p-12f,     0x1p-25f,    -0.29289322f, 0.41421356f};
 
 class SimdUlpSweep : public ::testing::TestWithParam<UnaryVariant> {};
 
-TEST_P(SimdUlpSweep, EveryTwoHundredFiftySeventhBitPattern) {
+TEST_P(SimdUlpSweep, EveryTwoHundredFiftySeventhBitPatternAndBoundaries) {
   const UnaryVariant& v = GetParam();
   HLX_SKIP_IF_UNSUPPORTED(v.isa);
   hlx_unary_fn ref = hlx_ref_unary_kernel(v.op, v.dtype, nullptr);
+  std::vector<uint32_t> patterns;
+  for (uint64_t bits = 0; bits <= 0xffffffffull; bits += 257)
+    patterns.push_back((uint32_t)bits);
+  for (float b : kBoundaries)
+    for (float sb : {b, -b})
+      for (int d = -64; d <= 64; d++) patterns.push_back(Bits(sb) + (uint32_t)d);
+  for (uint32_t nan : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7f800000u,
+                       0xff800000u})
+    patterns.push_back(nan);
   const size_t kChunk = 4096;
   std::vector<float> x(kChunk), y(kChunk), r(kChunk);
   double max_normal = 0, max_all = 0;
   float worst_x = 0;
   size_t count = 0, differ_from_ref = 0;
-  uint64_t bits = 0;
-  while (bits <= 0xffffffffull) {
-    size_t m = 0;
-    for (; m < kChunk && bits <= 0xffffffffull; m++, bits += 257)
-      x[m] = FromBits((uint32_t)bits);
+  for (size_t at = 0; at < patterns.size(); at += kChunk) {
+    size_t m = std::min(kChunk, patterns.size() - at);
+    for (size_t i = 0; i < m; i++) x[i] = FromBits(patterns[at + i]);
     v.fn(x.data(), y.data(), m);
     ref(x.data(), r.data(), m);
     for (size_t i = 0; i < m; i++) {
@@ -346,7 +352,7 @@ TEST_P(SimdUlpSweep, EveryTwoHundredFiftySeventhBitPattern) {
       count++;
     }
   }
-  std::printf("[ ULP      ] %-32s %zu finite inputs: max %.4f ULP (normal "
+  std::printf("[ ULP      ] %-40s %zu finite inputs: max %.4f ULP (normal "
               "results, worst x=%.9g), %.4f ULP overall; %zu differ from the "
               "reference\n",
               v.name, count, max_normal, worst_x, max_all, differ_from_ref);

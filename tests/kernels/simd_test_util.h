@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "kernels/cpu_features.h"
 #include "kernels/simd.h"
+#include "tests/kernels/transcendental_exact.h"
 
 namespace hlx_test {
 

@@ -52,6 +52,13 @@ HLX_VINLINE vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 HLX_VINLINE vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
 HLX_VINLINE vf vf_sqrt(vf a) { return _mm256_sqrt_ps(a); }
 HLX_VINLINE vf vf_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+HLX_VINLINE vf vf_fnma(vf a, vf b, vf c) { return _mm256_fnmadd_ps(a, b, c); }
+/* 1/a with relative error < 2^-14 (rcpps, 1.5 * 2^-12, plus one Newton
+ * step), for corrections whose size already makes that enough. */
+HLX_VINLINE vf vf_rcp_approx(vf a) {
+  vf r = _mm256_rcp_ps(a);
+  return _mm256_fmadd_ps(r, _mm256_fnmadd_ps(a, r, _mm256_set1_ps(1.0f)), r);
+}
 HLX_VINLINE vf vf_max_raw(vf a, vf b) { return _mm256_max_ps(a, b); }
 HLX_VINLINE vf vf_min_raw(vf a, vf b) { return _mm256_min_ps(a, b); }
 HLX_VINLINE vf vf_and(vf a, vf b) { return _mm256_and_ps(a, b); }
@@ -64,6 +71,8 @@ HLX_VINLINE vf vf_select(vfb m, vf t, vf f) {
   return _mm256_blendv_ps(f, t, m);
 }
 HLX_VINLINE vfb vfb_or(vfb a, vfb b) { return _mm256_or_ps(a, b); }
+/* Any lane set (rare-case branches of the vector math). */
+HLX_VINLINE int vfb_any(vfb m) { return _mm256_movemask_ps(m) != 0; }
 /* 8 lanes as 0/1 bytes; only the first k are written. */
 HLX_VINLINE void vfb_store_bytes(uint8_t* y, vfb m, size_t k) {
   unsigned bits = (unsigned)_mm256_movemask_ps(m);
@@ -155,28 +164,6 @@ HLX_VINLINE double vd_hsum(vd v) {
   __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
   return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
-/* 2^n for t = n + 0x1.8p52 (n an integer in [-1022, 1023]). */
-HLX_VINLINE vd vd_exp2i(vd t) {
-  __m256i i = _mm256_castpd_si256(t);
-  i = _mm256_slli_epi64(_mm256_add_epi64(i, _mm256_set1_epi64x(1023)), 52);
-  return _mm256_castsi256_pd(i);
-}
-/* x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for positive normal x. */
-HLX_VINLINE vd vd_frexp_sqrt2(vd x, vd* e) {
-  const __m256i off = _mm256_set1_epi64x(0x3fe6a09e667f3bcdLL);
-  __m256i bits = _mm256_castpd_si256(x);
-  __m256i tmp = _mm256_sub_epi64(bits, off);
-  __m256i kb = _mm256_srli_epi64(
-      _mm256_add_epi64(tmp, _mm256_set1_epi64x(0x3ff0000000000000LL)), 52);
-  /* kb < 2^52: or it into the mantissa of 2^52 and subtract. */
-  vd kd = _mm256_sub_pd(
-      _mm256_castsi256_pd(_mm256_or_si256(kb, _mm256_set1_epi64x(0x4330000000000000LL))),
-      _mm256_set1_pd(0x1p52));
-  *e = _mm256_sub_pd(kd, _mm256_set1_pd(1023.0));
-  __m256i hi = _mm256_and_si256(tmp, _mm256_set1_epi64x((long long)0xfff0000000000000ULL));
-  return _mm256_castsi256_pd(_mm256_sub_epi64(bits, hi));
-}
-
 HLX_VINLINE void v_sfence(void) { _mm_sfence(); }
 
 #endif /* HLX_KERNELS_X86_AVX2_VEC_H_ */

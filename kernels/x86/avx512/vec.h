@@ -42,6 +42,10 @@ HLX_VINLINE vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
 HLX_VINLINE vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
 HLX_VINLINE vf vf_sqrt(vf a) { return _mm512_sqrt_ps(a); }
 HLX_VINLINE vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+HLX_VINLINE vf vf_fnma(vf a, vf b, vf c) { return _mm512_fnmadd_ps(a, b, c); }
+/* 1/a with relative error < 2^-14 (vrcp14ps), for corrections whose size
+ * already makes that enough. */
+HLX_VINLINE vf vf_rcp_approx(vf a) { return _mm512_rcp14_ps(a); }
 HLX_VINLINE vf vf_max_raw(vf a, vf b) { return _mm512_max_ps(a, b); }
 HLX_VINLINE vf vf_min_raw(vf a, vf b) { return _mm512_min_ps(a, b); }
 HLX_VINLINE vf vf_and(vf a, vf b) { return _mm512_and_ps(a, b); }
@@ -54,6 +58,8 @@ HLX_VINLINE vf vf_select(vfb m, vf t, vf f) {
   return _mm512_mask_blend_ps(m, f, t);
 }
 HLX_VINLINE vfb vfb_or(vfb a, vfb b) { return (vfb)(a | b); }
+/* Any lane set (rare-case branches of the vector math). */
+HLX_VINLINE int vfb_any(vfb m) { return m != 0; }
 /* 16 lanes as 0/1 bytes; only the first k are written. */
 HLX_VINLINE void vfb_store_bytes(uint8_t* y, vfb m, size_t k) {
   __m128i b = _mm_maskz_set1_epi8(m, 1);
@@ -130,24 +136,6 @@ HLX_VINLINE vdb vd_pred_load(const uint8_t* p, size_t k) {
   return (vdb)_mm_test_epi8_mask(b, b);
 }
 HLX_VINLINE double vd_hsum(vd v) { return _mm512_reduce_add_pd(v); }
-/* 2^n for t = n + 0x1.8p52 (n an integer in [-1022, 1023]). */
-HLX_VINLINE vd vd_exp2i(vd t) {
-  __m512i i = _mm512_castpd_si512(t);
-  i = _mm512_slli_epi64(_mm512_add_epi64(i, _mm512_set1_epi64(1023)), 52);
-  return _mm512_castsi512_pd(i);
-}
-/* x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for positive normal x. */
-HLX_VINLINE vd vd_frexp_sqrt2(vd x, vd* e) {
-  const __m512i off = _mm512_set1_epi64(0x3fe6a09e667f3bcdLL);
-  __m512i bits = _mm512_castpd_si512(x);
-  __m512i tmp = _mm512_sub_epi64(bits, off);
-  __m512i kb = _mm512_srli_epi64(
-      _mm512_add_epi64(tmp, _mm512_set1_epi64(0x3ff0000000000000LL)), 52);
-  *e = _mm512_sub_pd(_mm512_cvtepi64_pd(kb), _mm512_set1_pd(1023.0));
-  __m512i hi = _mm512_and_si512(tmp, _mm512_set1_epi64((long long)0xfff0000000000000ULL));
-  return _mm512_castsi512_pd(_mm512_sub_epi64(bits, hi));
-}
-
 HLX_VINLINE void v_sfence(void) { _mm_sfence(); }
 
 #endif /* HLX_KERNELS_X86_AVX512_VEC_H_ */

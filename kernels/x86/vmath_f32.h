@@ -1,0 +1,278 @@
+/* f32 transcendentals evaluated in f32 with FMA for the x86 kernel
+ * templates (exp, expm1, log, log1p, tanh, logistic). Included after a
+ * folder's vec.h. Contract: error <= 1 ULP against the exact value for
+ * every f32 input, subnormal results included; NaN, +-Inf, +-0 and
+ * denormal inputs give the reference's value (NaN payloads may differ).
+ * Max error over all 2^32 inputs (benchmarks/kernels/vmath_sweep.cc, AVX2
+ * and AVX-512 alike): exp 0.988, expm1 0.829, log 0.885, log1p 0.885,
+ * tanh 0.761, logistic 0.792 ULP. The unit test samples every 257th bit
+ * pattern and the boundaries (tests/kernels/simd_elementwise_test.cc).
+ *
+ * Shape of each: a Cody-Waite reduction and a minimax polynomial, with the
+ * few steps whose rounding would push the bound past 1 ULP carried as an
+ * unevaluated hi + lo pair (Fast2Sum / FMA residuals), so the last
+ * addition is the only full rounding. Rare inputs (zeros, denormals,
+ * overflow and saturation) are fixed in branches taken only when a vector
+ * holds one. */
+#ifndef HLX_KERNELS_X86_VMATH_F32_H_
+#define HLX_KERNELS_X86_VMATH_F32_H_
+
+#include "kernels/x86/vmath.h"
+
+typedef int32_t hlx_vmath_i32 __attribute__((vector_size(V_BYTES)));
+
+#define HLX_LN2_HI 0.693145751953125f /* 15 bits: q * HI exact, |q| < 512 */
+#define HLX_LN2_LO 1.428606765330187045e-06f
+
+HLX_VINLINE vf vf_from_i32(hlx_vmath_i32 i) {
+  return __builtin_convertvector(i, vf);
+}
+HLX_VINLINE hlx_vmath_i32 vi_min(hlx_vmath_i32 a, hlx_vmath_i32 b) {
+  hlx_vmath_i32 m = a < b;
+  return (a & m) | (b & ~m);
+}
+HLX_VINLINE hlx_vmath_i32 vi_max(hlx_vmath_i32 a, hlx_vmath_i32 b) {
+  hlx_vmath_i32 m = a > b;
+  return (a & m) | (b & ~m);
+}
+/* 2^i for integer lanes i in [-126, 127]. */
+HLX_VINLINE vf vf_pow2i(hlx_vmath_i32 i) { return (vf)((i + 127) << 23); }
+
+/* ------------------------------------------------------- exp family -- */
+
+/* x = q ln2 + s with |s| <= ln2/2 (|x| < 150, so q * HLX_LN2_HI is
+ * exact); returns t = e^s - 1 = s + s^2 P(s) (Sleef's expf_u10
+ * polynomial, degree 7 in all) and q as float and as int lanes. With tlo
+ * non-NULL, t is returned as an unevaluated pair t + *tlo that also holds
+ * the rounding errors of s and of the last addition (for the callers whose
+ * final step would magnify them). */
+HLX_VINLINE vf f32_expm1_reduced(vf x, vf* q, hlx_vmath_i32* qi, vf* tlo) {
+  const vf shifter = vf_set1(0x1.8p23f);
+  vf k = vf_fma(x, vf_set1(1.442695040888963407f), shifter);
+  *q = vf_sub(k, shifter);
+  *qi = (hlx_vmath_i32)k - (hlx_vmath_i32)shifter;
+  vf s1 = vf_fma(*q, vf_set1(-HLX_LN2_HI), x);
+  vf s = vf_fma(*q, vf_set1(-HLX_LN2_LO), s1);
+  vf u = vf_set1(0.000198527617612853646278381f);
+  u = vf_fma(u, s, vf_set1(0.00139304355252534151077271f));
+  u = vf_fma(u, s, vf_set1(0.00833336077630519866943359f));
+  u = vf_fma(u, s, vf_set1(0.0416664853692054748535156f));
+  u = vf_fma(u, s, vf_set1(0.166666671633720397949219f));
+  u = vf_fma(u, s, vf_set1(0.5f));
+  if (!tlo) return vf_fma(vf_mul(s, s), u, s);
+  vf slo = vf_fma(*q, vf_set1(-HLX_LN2_LO), vf_sub(s1, s));
+  vf w = vf_mul(vf_mul(s, s), u);
+  vf t = vf_add(s, w);
+  *tlo = vf_add(vf_add(vf_sub(s, t), w), slo);
+  return t;
+}
+
+/* e^x (max 0.988 ULP): 2^q applied in two exact power-of-two steps so it
+ * never leaves the normal range (q in [-150, 128]) and the result, even a
+ * subnormal one, is rounded once. x is clamped to [-104, 89], which keeps
+ * every input whose result is neither 0 nor Inf. */
+HLX_VINLINE vf f32_exp(vf x) {
+  vf c = vf_min_raw(vf_max_raw(x, vf_set1(-104.0f)), vf_set1(89.0f));
+  vf q;
+  hlx_vmath_i32 qi;
+  vf u = vf_add(vf_set1(1.0f), f32_expm1_reduced(c, &q, &qi, NULL));
+  hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
+  return keep_nan(x, vf_mul(vf_mul(u, vf_pow2i(q1)), vf_pow2i(q2)));
+}
+
+/* e^x - 1 = 2^q (1 + t) - 1 = (2^q - 1) + 2^q t: for q <= 24 both terms
+ * are exact and |2^q - 1| >= |2^q t| (q != 0), so Fast2Sum gives their
+ * sum as hi + lo and 2^q tlo joins lo before the one rounding. x is
+ * clamped to -20 (below -17.33 the result rounds to -1; for q < -24 the
+ * rounded 2^q - 1 = -1 is within 0.71 ULP). Larger q (x > 16.5) would
+ * round 2^q - 1: there (1 + t - 2^-q) is summed as hi + lo, then scaled
+ * by 2^q in two exact steps (Inf past 88.72, as exp). */
+HLX_VINLINE vf f32_expm1(vf x) {
+  vf c = vf_min_raw(vf_max_raw(x, vf_set1(-20.0f)), vf_set1(89.0f));
+  vf q, tlo;
+  hlx_vmath_i32 qi;
+  vf t = f32_expm1_reduced(c, &q, &qi, &tlo);
+  vf one = vf_set1(1.0f);
+  vf f = vf_pow2i(vi_min(qi, (hlx_vmath_i32){0} + 25)); /* normal */
+  vf a = vf_sub(f, one), b = vf_mul(f, t);
+  vf hi = vf_add(a, b);
+  vf lo = vf_fma(f, tlo, vf_add(vf_sub(a, hi), b));
+  vf r = vf_add(hi, lo);
+  vfb big = vf_cmp(c, vf_set1(16.5f), _CMP_GT_OQ);
+  if (vfb_any(big)) {
+    hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
+    vf h = vf_add(one, t);
+    vf l = vf_add(vf_sub(one, h), t);
+    vf g = vf_pow2i(-vi_min(qi, (hlx_vmath_i32){0} + 126));
+    vf in = vf_add(h, vf_add(tlo, vf_sub(l, g)));
+    vf rb = vf_mul(vf_mul(in, vf_pow2i(q1)), vf_pow2i(q2));
+    r = vf_select(big, rb, r);
+  }
+  /* -0 -> -0 (the sums give +0); every other result has x's sign. */
+  r = vf_or(r, vf_and(x, vf_set1(-0.0f)));
+  return keep_nan(x, r);
+}
+
+/* ------------------------------------------------------- log family -- */
+
+/* log(1 + f) - f = f^2 Q(f) on f in [sqrt(1/2) - 1, sqrt(2) - 1]:
+ * degree-9 minimax of the relative error (7.7e-9 with the f32
+ * coefficients, rounded one at a time and the rest refitted). */
+HLX_VINLINE vf f32_log1p_q(vf f) {
+  static const float c[] = {0.068954445f,  -0.11626241f, 0.11791462f,
+                            -0.124070354f, 0.14233284f,  -0.16668437f,
+                            0.20001441f,   -0.24999991f, 0.33333322f};
+  vf p = vf_set1(c[0]);
+  for (int k = 1; k < 9; k++) p = vf_fma(p, f, vf_set1(c[k]));
+  return vf_fma(p, f, vf_set1(-0.5f));
+}
+
+/* x = 2^e m, m in [sqrt(1/2), sqrt(2)), for positive normal x: integer
+ * subtraction of sqrt(1/2)'s bits puts the exponent step at m = sqrt(1/2). */
+HLX_VINLINE vf f32_frexp_sqrt2(vf x, hlx_vmath_i32* e) {
+  hlx_vmath_i32 i = (hlx_vmath_i32)x;
+  *e = (i - 0x3f3504f3) >> 23;
+  return (vf)(i - (*e << 23));
+}
+
+/* e ln2 + log(1 + f) + lo: e ln2 + f is summed exactly as hi + lo
+ * (Fast2Sum: |e HLX_LN2_HI| >= ln2 > |f| unless e = 0), so the only full
+ * rounding is the last addition. */
+HLX_VINLINE vf f32_log_combine(vf e, vf f, vf lo_in) {
+  vf a = vf_mul(e, vf_set1(HLX_LN2_HI));
+  vf hi = vf_add(a, f);
+  vf lo = vf_add(vf_add(vf_sub(a, hi), f), lo_in);
+  vf w = vf_fma(vf_mul(f, f), f32_log1p_q(f), lo);
+  w = vf_fma(e, vf_set1(HLX_LN2_LO), w);
+  return vf_add(hi, w);
+}
+
+HLX_VINLINE vf f32_log(vf x) {
+  /* Not a positive normal number: zero, denormal, negative, Inf, NaN. */
+  vfb odd = vfb_or(vf_cmp(x, vf_set1(0x1p-126f), _CMP_NGE_UQ),
+                   vf_cmp(x, vf_set1(0x1.fffffep127f), _CMP_NLE_UQ));
+  int any_odd = vfb_any(odd);
+  vf xs = x, eoff = vf_set1(0.0f);
+  if (any_odd) { /* denormals: scale into the normal range */
+    vfb den = vf_cmp(x, vf_set1(0x1p-126f), _CMP_LT_OQ);
+    xs = vf_select(den, vf_mul(x, vf_set1(0x1p23f)), x);
+    eoff = vf_select(den, vf_set1(-23.0f), eoff);
+  }
+  hlx_vmath_i32 ei;
+  vf m = f32_frexp_sqrt2(xs, &ei);
+  vf e = vf_add(vf_from_i32(ei), eoff);
+  vf r = f32_log_combine(e, vf_sub(m, vf_set1(1.0f)), vf_set1(0.0f));
+  if (any_odd) {
+    r = vf_select(vf_cmp(x, vf_set1(0.0f), _CMP_EQ_OQ), vf_set1(-INFINITY), r);
+    r = vf_select(vf_cmp(x, vf_set1(0.0f), _CMP_LT_OQ), vf_set1(NAN), r);
+    r = vf_select(vf_cmp(x, vf_set1(INFINITY), _CMP_EQ_OQ), x, r);
+    r = keep_nan(x, r);
+  }
+  return r;
+}
+
+/* log(1 + x): u = 1 + x rounded, log(u) + (1 + x - u) / u. When u is in
+ * [sqrt(1/2), sqrt(2)) (e = 0), f = x exactly and no correction. */
+HLX_VINLINE vf f32_log1p(vf x) {
+  vfb odd = vfb_or(vf_cmp(x, vf_set1(-1.0f), _CMP_NGT_UQ),
+                   vf_cmp(x, vf_set1(0x1.fffffep127f), _CMP_NLE_UQ));
+  odd = vfb_or(odd, vf_cmp(x, vf_set1(0.0f), _CMP_EQ_OQ));
+  vf one = vf_set1(1.0f);
+  vf u = vf_add(one, x);
+  hlx_vmath_i32 ei;
+  vf m = f32_frexp_sqrt2(u, &ei);
+  vf e = vf_from_i32(ei);
+  vfb e0 = vf_cmp(e, vf_set1(0.0f), _CMP_EQ_OQ);
+  /* 1 + x - u exactly: Fast2Sum with the larger operand first. */
+  vf err = vf_select(vf_cmp(x, one, _CMP_GT_OQ), vf_add(vf_sub(x, u), one),
+                     vf_add(vf_sub(one, u), x));
+  vf corr = vf_select(e0, vf_set1(0.0f), vf_div(err, u));
+  vf f = vf_select(e0, x, vf_sub(m, one));
+  vf r = f32_log_combine(e, f, corr);
+  if (vfb_any(odd)) {
+    r = vf_select(vf_cmp(x, vf_set1(0.0f), _CMP_EQ_OQ), x, r);
+    r = vf_select(vf_cmp(x, vf_set1(-1.0f), _CMP_EQ_OQ), vf_set1(-INFINITY), r);
+    r = vf_select(vf_cmp(x, vf_set1(-1.0f), _CMP_LT_OQ), vf_set1(NAN), r);
+    r = vf_select(vf_cmp(x, vf_set1(INFINITY), _CMP_EQ_OQ), x, r);
+    r = keep_nan(x, r);
+  }
+  return r;
+}
+
+/* --------------------------------------------------- tanh, logistic -- */
+
+/* (nh + nl) / (dh + dl) for pairs with |lo| <= ulp(hi) and dh >= 1, as
+ * hi + *lo with relative error ~2^-28: a quotient from an approximate
+ * reciprocal (2^-14), its FMA residual (exact to 2^-24 of itself), and the
+ * residual's share. */
+HLX_VINLINE vf f32_div_pair(vf nh, vf nl, vf dh, vf dl, vf* lo) {
+  vf rcp = vf_rcp_approx(dh);
+  vf q = vf_mul(nh, rcp);
+  vf res = vf_fnma(q, dl, vf_add(vf_fnma(q, dh, nh), nl));
+  *lo = vf_mul(res, rcp);
+  return q;
+}
+
+/* tanh(|x|) = N / D with D = e^{2|x|} + 1 = 2^q (1 + t) + 1 and
+ * N = D - 2, both hi + lo pairs, so the division's pair is rounded once: no cancellation
+ * anywhere, small |x| included. |x| is capped at 9.5 (tanh rounds to 1
+ * from 9.01 on); below 2^-12, tanh(x) rounds to x (the relative x^2/3
+ * is under half an ULP), which also keeps denormals exact. NaN flows
+ * through every step (min_raw returns its second operand on NaN). */
+HLX_VINLINE vf f32_tanh(vf x) {
+  vf ax = f32_abs(x);
+  vf a = vf_min_raw(vf_set1(9.5f), ax);
+  vf q, tlo;
+  hlx_vmath_i32 qi;
+  vf t = f32_expm1_reduced(vf_add(a, a), &q, &qi, &tlo);
+  vf one = vf_set1(1.0f);
+  vf f = vf_pow2i(qi);
+  /* D = (f + 1) + f t by Fast2Sums (f + 1 itself is inexact from q = 24
+   * on), then N = D - 2, exact as a pair since dh >= 2. */
+  vf f1 = vf_add(f, one), ft = vf_mul(f, t);
+  vf f1e = vf_add(vf_sub(f, f1), one);
+  vf dh = vf_add(f1, ft);
+  vf dl = vf_fma(f, tlo, vf_add(vf_add(vf_sub(f1, dh), ft), f1e));
+  vf two = vf_set1(2.0f);
+  vf nh = vf_sub(dh, two);
+  vf nl = vf_add(vf_sub(vf_sub(dh, nh), two), dl);
+  vf rl;
+  vf rh = f32_div_pair(nh, nl, dh, dl, &rl);
+  vf r = vf_add(rh, rl);
+  r = vf_select(vf_cmp(ax, vf_set1(0x1p-12f), _CMP_LT_OQ), ax, r);
+  return vf_or(r, vf_and(x, vf_set1(-0.0f)));
+}
+
+/* logistic(x) = n / (1 + E) with E = e^{-|x|} = 2^q (1 + t) and n = 1
+ * (x >= 0) or E (x < 0); 1 + E and E as hi + lo pairs from FMA residuals,
+ * the quotient as hi + lo, rounded once. Below -87 (2^q no longer normal)
+ * the result is E to far below an ULP: those lanes take exp's two-step
+ * scaling (subnormal results, 0 from -104 on). NaN flows through. */
+HLX_VINLINE vf f32_logistic(vf x) {
+  vf ax = f32_abs(x);
+  vf a = vf_min_raw(vf_set1(104.0f), ax);
+  vf q, tlo;
+  hlx_vmath_i32 qi;
+  vf t = f32_expm1_reduced(f32_neg(a), &q, &qi, &tlo);
+  vf f = vf_pow2i(vi_max(qi, (hlx_vmath_i32){0} - 126));
+  vf one = vf_set1(1.0f);
+  vf ft = vf_mul(f, t);
+  vf dh = vf_add(vf_add(one, f), ft);
+  vf dl = vf_fma(f, tlo, vf_add(vf_add(vf_sub(one, dh), f), ft));
+  vf eh = vf_add(f, ft);
+  vf el = vf_fma(f, tlo, vf_add(vf_sub(f, eh), ft));
+  vfb neg = vf_cmp(x, vf_set1(0.0f), _CMP_LT_OQ);
+  vf rl;
+  vf rh = f32_div_pair(vf_select(neg, eh, one), vf_select(neg, el, vf_set1(0.0f)),
+                       dh, dl, &rl);
+  vf r = vf_add(rh, rl);
+  vfb tiny = vf_cmp(x, vf_set1(-87.0f), _CMP_LT_OQ);
+  if (vfb_any(tiny)) {
+    hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
+    vf e = vf_mul(vf_mul(vf_add(one, t), vf_pow2i(q1)), vf_pow2i(q2));
+    r = vf_select(tiny, e, r);
+  }
+  return r;
+}
+
+#endif /* HLX_KERNELS_X86_VMATH_F32_H_ */
