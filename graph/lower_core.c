@@ -75,9 +75,19 @@ static hlx_status_t lower_constant(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     c->plan->slot_data[slot] = data;
     return NULL;
   }
+  /* (C1) type(value) = type(output); quantized outputs hold their storage
+   * values. */
+  const hlx_type_t* vt = v->type;
+  const hlx_type_t* rt = op->results[0]->type;
+  if (vt && vt->kind == HLX_TYPE_TENSOR && rt->kind == HLX_TYPE_TENSOR &&
+      (vt->dtype != rt->dtype || vt->rank != rt->rank ||
+       (vt->rank && memcmp(vt->dims, rt->dims,
+                           sizeof(int64_t) * (size_t)vt->rank) != 0)))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) the value's type differs from the result's");
   if (v->dense_bytes != bytes)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "literal has %zu bytes, result type needs %zu",
+                        "(C1) literal has %zu bytes, result type needs %zu",
                         v->dense_bytes, bytes);
   /* The module outlives its plans: use the literal in place. */
   c->plan->slot_data[slot] = v->dense;
@@ -126,6 +136,21 @@ static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   return alias_operand(c, op, 0, 0);
 }
 
+/* dynamic_reshape with a static result is reshape; (C4) one output_shape
+ * entry per result dim. */
+static hlx_status_t lower_dynamic_reshape(hlx_lower_ctx_t* c,
+                                          const hlx_op_t* op) {
+  const hlx_type_t* shape = op->num_operands == 2 ? op->operands[1]->type : NULL;
+  const hlx_type_t* out = op->results[0]->type;
+  if (shape && shape->kind == HLX_TYPE_TENSOR && shape->rank == 1 &&
+      out->kind == HLX_TYPE_TENSOR && shape->dims[0] != out->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) output_shape has %lld entries, result rank is "
+                        "%d",
+                        (long long)shape->dims[0], out->rank);
+  return lower_reshape(c, op);
+}
+
 /* Bit-level repacking for bitcasts that involve sub-byte element types:
  * the operand's elements are a little-endian bit stream (element i holds
  * bits [i*ib, (i+1)*ib)), cut into result elements of ob bits. Signed
@@ -168,9 +193,14 @@ static hlx_status_t lower_bitcast_convert(hlx_lower_ctx_t* c,
                         "unsupported: dynamic shapes are not executed");
   int ib = hlx_dtype_bits(in->dtype), ob = hlx_dtype_bits(out->dtype);
   int64_t nin = hlx_type_num_elements(in), nout = hlx_type_num_elements(out);
+  if (hlx_dtype_is_complex(in->dtype) != hlx_dtype_is_complex(out->dtype))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) %s and %s: a complex type converts only to "
+                        "another complex type",
+                        hlx_dtype_name(in->dtype), hlx_dtype_name(out->dtype));
   if (nin * ib != nout * ob)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "operand has %lld bits, result %lld",
+                        "(C1) operand has %lld bits, result %lld",
                         (long long)(nin * ib), (long long)(nout * ob));
   if (ib % 8 == 0 && ob % 8 == 0)
     /* Same little-endian byte stream in row-major order: a rename. */
@@ -356,7 +386,8 @@ static hlx_status_t lower_get_dimension_size(hlx_lower_ctx_t* c,
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "dimension", true, 0, &dim));
   if (t->kind != HLX_TYPE_TENSOR || dim < 0 || dim >= t->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "dimension %lld is out of range for the operand",
+                        "(C1) dimension %lld is out of range for the "
+                        "operand",
                         (long long)dim);
   if (t->dims[dim] < 0)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
@@ -415,6 +446,6 @@ const hlx_lowering_t hlx_lowerings_core[] = {
     {HLX_OP_FUNC_CALL, lower_call},
     {HLX_OP_COMPOSITE, lower_composite},
     {HLX_OP_GET_DIMENSION_SIZE, lower_get_dimension_size},
-    {HLX_OP_DYNAMIC_RESHAPE, lower_reshape},
+    {HLX_OP_DYNAMIC_RESHAPE, lower_dynamic_reshape},
     {HLX_OP_UNKNOWN, NULL},
 };

@@ -338,6 +338,37 @@ static hlx_status_t lower_real_dynamic_slice(hlx_lower_ctx_t* c,
  * static twins; the shape operand is implied by the result type. */
 static hlx_status_t lower_dynamic_broadcast_in_dim(hlx_lower_ctx_t* c,
                                                    const hlx_op_t* op) {
+  const hlx_type_t* in = op->operands[0]->type;
+  const hlx_type_t* out = op->results[0]->type;
+  const hlx_type_t* shape = op->num_operands == 2 ? op->operands[1]->type : NULL;
+  if (shape && shape->kind == HLX_TYPE_TENSOR && shape->rank == 1 &&
+      shape->dims[0] != out->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C7) output_dimensions has %lld entries, result rank "
+                        "is %d",
+                        (long long)shape->dims[0], out->rank);
+  /* (C8)-(C10): the expansion hints name distinct operand dims. */
+  static const char* const kHints[2] = {"known_expanding_dimensions",
+                                        "known_nonexpanding_dimensions"};
+  bool seen[HLX_MAX_RANK] = {false};
+  for (int h = 0; h < 2; h++) {
+    int64_t d[HLX_MAX_RANK];
+    int32_t n;
+    if (!hlx_attr_int_list(hlx_op_attr(op, kHints[h]), d, HLX_MAX_RANK, &n))
+      continue;
+    for (int32_t i = 0; i < n; i++) {
+      if (d[i] < 0 || d[i] >= in->rank)
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C%d) %s[%d] = %lld is out of range for rank %d",
+                            9 + h, kHints[h], i, (long long)d[i], in->rank);
+      if (seen[d[i]])
+        return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                            "(C8) operand dim %lld is named twice in the "
+                            "known (non)expanding dimensions",
+                            (long long)d[i]);
+      seen[d[i]] = true;
+    }
+  }
   return lower_broadcast_in_dim(c, op);
 }
 
@@ -533,6 +564,16 @@ static hlx_status_t lower_iota(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* out = op->results[0]->type;
   int64_t dim;
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "iota_dimension", true, 0, &dim));
+  /* dynamic_iota (C2): one output_shape entry per result dim. */
+  const hlx_type_t* shape =
+      op->code == HLX_OP_DYNAMIC_IOTA && op->num_operands == 1
+          ? op->operands[0]->type
+          : NULL;
+  if (shape && shape->rank == 1 && shape->dims[0] != out->rank)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) output_shape has %lld entries, result rank is "
+                        "%d",
+                        (long long)shape->dims[0], out->rank);
   if (out->rank == 0 || dim < 0 || dim >= out->rank)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C1) iota_dimension %lld is out of range for rank "

@@ -77,11 +77,18 @@ static bool is_token(const hlx_value_t* v) {
 }
 
 static hlx_status_t lower_infeed(hlx_lower_ctx_t* c, const hlx_op_t* op) {
-  if (op->num_operands != 1 || !is_token(op->operands[0]) ||
-      op->num_results < 1 || !is_token(op->results[op->num_results - 1]))
+  if (op->num_operands != 1 || !is_token(op->operands[0]))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "takes a token");
+  if (op->num_results < 1)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "takes a token and returns values followed by a "
-                        "token");
+                        "(C1) needs at least one result");
+  if (!is_token(op->results[op->num_results - 1]))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) the last result must be a token");
+  for (int32_t i = 0; i + 1 < op->num_results; i++)
+    if (op->results[i]->type->kind != HLX_TYPE_TENSOR)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C2) result #%d must be a tensor", i);
   feed_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   a->config = string_attr(op, "infeed_config");

@@ -130,6 +130,15 @@ static hlx_status_t check_computation(const hlx_op_t* op, int32_t n,
   return NULL;
 }
 
+/* (rule) one result per operand, at least one. */
+static hlx_status_t result_count(const hlx_op_t* op, int32_t n, int rule) {
+  if (n < 1 || op->num_results != n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C%d) has %d results for %d operands", rule,
+                        op->num_results, n);
+  return NULL;
+}
+
 /* Results have the operands' types, except along `dim` where the result
  * size is the operand's * mul / div (mul = div = 1: no exception). A
  * zero factor (unknown group size) skips that dim. */
@@ -137,10 +146,7 @@ static hlx_status_t check_result_types(const hlx_op_t* op, int32_t n,
                                        int rule, int64_t dim, int64_t mul,
                                        int64_t div, int64_t dim2,
                                        int64_t mul2) {
-  if (op->num_results != n)
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "(C%d) has %d results for %d operands", rule,
-                        op->num_results, n);
+  HLX_RETURN_IF_ERROR(result_count(op, n, rule));
   for (int32_t j = 0; j < n; j++) {
     const hlx_type_t* t = tensor(op->operands[j]);
     const hlx_type_t* r = tensor(op->results[j]);
@@ -169,6 +175,22 @@ static hlx_status_t check_result_types(const hlx_op_t* op, int32_t n,
                             rule, j, d, (long long)r->dims[d],
                             (long long)want);
     }
+  }
+  return NULL;
+}
+
+/* (rule) one result per operand (n >= 1), of the operand's shape. */
+static hlx_status_t check_result_shapes(const hlx_op_t* op, int32_t n,
+                                        int rule) {
+  HLX_RETURN_IF_ERROR(result_count(op, n, rule));
+  for (int32_t j = 0; j < n; j++) {
+    const hlx_type_t* t = tensor(op->operands[j]);
+    const hlx_type_t* r = tensor(op->results[j]);
+    if (t && r && !same_shape(t, r))
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C%d) result #%d's shape differs from operand "
+                          "#%d's",
+                          rule, j, j);
   }
   return NULL;
 }
@@ -232,19 +254,7 @@ static hlx_status_t verify_all_reduce(const hlx_op_t* op) {
   groups_t g;
   HLX_RETURN_IF_ERROR(check_replica_groups(op, &g, &l));
   int32_t n = op->num_operands;
-  if (op->num_results != n)
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "(C6) has %d results for %d operands",
-                        op->num_results, n);
-  for (int32_t j = 0; j < n; j++) {
-    const hlx_type_t* t = tensor(op->operands[j]);
-    const hlx_type_t* r = tensor(op->results[j]);
-    if (t && r && !same_shape(t, r))
-      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "(C6) result #%d's shape differs from operand "
-                          "#%d's",
-                          j, j);
-  }
+  HLX_RETURN_IF_ERROR(check_result_shapes(op, n, 6));
   return check_computation(op, n, l.computation, l.result_type);
 }
 
@@ -386,6 +396,22 @@ static hlx_status_t verify_broadcast(const hlx_op_t* op) {
   return NULL;
 }
 
+static hlx_status_t verify_collective_reduce(const hlx_op_t* op) {
+  groups_t g;
+  if (read_groups(op, "replica_groups", &g))
+    HLX_RETURN_IF_ERROR(check_ids(op, "replica_groups", &g, 1, 2));
+  bool dyn = flag(op, "has_dynamic_root");
+  int32_t n = op->num_operands - (dyn ? 1 : 0);
+  if (dyn) {
+    const hlx_type_t* rt = n >= 1 ? tensor(op->operands[n]) : NULL;
+    if (!rt || rt->rank != 1 || rt->dims[0] != n)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C3) the last operand must have %d elements", n);
+  }
+  HLX_RETURN_IF_ERROR(check_result_shapes(op, n, 3));
+  return check_computation(op, n, 4, 4);
+}
+
 hlx_status_t hlx_verify_collective(const hlx_op_t* op) {
   switch (op->code) {
     case HLX_OP_ALL_GATHER: return verify_all_gather(op);
@@ -396,6 +422,7 @@ hlx_status_t hlx_verify_collective(const hlx_op_t* op) {
     case HLX_OP_SEND:
     case HLX_OP_RECV: return verify_permute(op);
     case HLX_OP_COLLECTIVE_BROADCAST: return verify_broadcast(op);
+    case HLX_OP_COLLECTIVE_REDUCE: return verify_collective_reduce(op);
     default: return NULL;
   }
 }

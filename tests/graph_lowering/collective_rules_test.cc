@@ -65,6 +65,23 @@ using hlx_rules::Case;
   "  %0 = \"stablehlo.send\"(%a, %t) {" attrs "} : (tensor<2xf32>, "        \
   "!stablehlo.token) -> !stablehlo.token\n  return %0 : !stablehlo.token }"
 
+// collective_reduce of tensor<2xf32> with `groups`, a computation over
+// tensor<`e`>, into tensor<`res`>.
+#define CR(groups, e, res)                                                   \
+  "func.func @main(%a: tensor<2xf32>) -> tensor<" res "> {\n"                \
+  "  %0 = \"stablehlo.collective_reduce\"(%a) " SUM(e) " {replica_groups = " \
+  "dense<" groups "> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<" res   \
+  ">\n  return %0 : tensor<" res "> }"
+
+// recv of tensor<2xf32> with source_target_pairs `pairs`.
+#define RECV(pairs, shape)                                                   \
+  "func.func @main(%t: !stablehlo.token) -> tensor<2xf32> {\n"               \
+  "  %0:2 = \"stablehlo.recv\"(%t) {channel_handle = "                       \
+  "#stablehlo.channel_handle<handle = 1, type = 1>, is_host_transfer = "     \
+  "false, source_target_pairs = dense<" pairs "> : tensor<" shape          \
+  "xi64>} : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"       \
+  "  return %0#0 : tensor<2xf32> }"
+
 #define G01 "replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>"
 
 const Case kCases[] = {
@@ -241,6 +258,29 @@ const Case kCases[] = {
      "false} : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"
      "  return %0#0 : tensor<2xf32> }",
      "stablehlo.recv", "(C5) channel_type is 3, must be 1 (DEVICE_TO_DEVICE)"},
+    {"CollectiveBroadcast_C4_DynamicRootOperand",
+     "func.func @main(%a: tensor<2xf32>, %r: tensor<2xi32>) -> tensor<2xf32> {\n"
+     "  %0 = \"stablehlo.collective_broadcast\"(%a, %r) {replica_groups = "
+     "dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root = true} : "
+     "(tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>\n"
+     "  return %0 : tensor<2xf32> }",
+     "stablehlo.collective_broadcast", "(C4) the last operand must be tensor<1xi32>"},
+    {"CollectiveReduce_C1_UniqueIds", CR("[[0, 0]]", "f32", "2xf32"),
+     "stablehlo.collective_reduce", "(C1) replica_groups has id 0 twice"},
+    {"CollectiveReduce_C2_NonNegativeIds", CR("[[0, -3]]", "f32", "2xf32"),
+     "stablehlo.collective_reduce", "(C2) replica_groups has id -3"},
+    {"CollectiveReduce_C3_ResultShape", CR("[[0, 1]]", "f32", "3xf32"),
+     "stablehlo.collective_reduce", "(C3) result #0's shape differs"},
+    {"CollectiveReduce_C4_Computation", CR("[[0, 1]]", "i32", "2xf32"),
+     "stablehlo.collective_reduce", "(C4) operand #0's element type f32 is not promotable"},
+    {"Recv_C1_PairsShape", RECV("[[0, 1, 2]]", "1x3"), "stablehlo.recv",
+     "(C1) source_target_pairs must have shape [N, 2]"},
+    {"Recv_C2_UniqueSources", RECV("[[0, 1], [0, 2]]", "2x2"), "stablehlo.recv",
+     "(C2) source 0 appears twice"},
+    {"Recv_C3_UniqueTargets", RECV("[[0, 1], [2, 1]]", "2x2"), "stablehlo.recv",
+     "(C3) target 1 appears twice"},
+    {"Recv_C4_NonNegativeIds", RECV("[[0, -1]]", "1x2"), "stablehlo.recv",
+     "(C4) source_target_pairs has id -1"},
 };
 
 HLX_RULES_TEST(CollectiveRules, kCases);

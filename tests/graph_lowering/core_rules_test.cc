@@ -356,6 +356,79 @@ const Case kCases[] = {
        %0 = stablehlo.constant dense_resource<__elided__> : tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.constant", "--fill-elided"},
+    {"Constant_C1_ValueType",
+     R"(func.func @main() -> tensor<2xf64> {
+       %0 = "stablehlo.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.constant", "(C1) the value's type differs from the result's"},
+    {"BitcastConvert_C1_Bits",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xi16> {
+       %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xi16>
+       return %0 : tensor<2xi16> })",
+     "stablehlo.bitcast_convert", "(C1) operand has 64 bits, result 32"},
+    {"BitcastConvert_C2_Complex",
+     R"(func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xf64> {
+       %0 = stablehlo.bitcast_convert %a : (tensor<2xcomplex<f32>>) -> tensor<2xf64>
+       return %0 : tensor<2xf64> })",
+     "stablehlo.bitcast_convert", "(C2) complex<f32> and f64"},
+    {"GetDimensionSize_C1_DimensionRange",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<i32> {
+       %0 = "stablehlo.get_dimension_size"(%a) {dimension = 1 : i64} : (tensor<2xf32>) -> tensor<i32>
+       return %0 : tensor<i32> })",
+     "stablehlo.get_dimension_size", "(C1) dimension 1 is out of range"},
+    {"OptimizationBarrier_C1_ResultTypes",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<3xf32> {
+       %0 = "stablehlo.optimization_barrier"(%a) : (tensor<2xf32>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.optimization_barrier", "(C1) results must have the operands' types"},
+    {"Composite_C1_NamespacedName",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.composite"(%a) {name = "foo", decomposition = @dec} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> }
+       func.func private @dec(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> })",
+     "stablehlo.composite", "(C1) name must be a namespaced op name"},
+    {"Composite_C2_DecompositionDefined",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.composite"(%a) {name = "my.foo", decomposition = @nowhere} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> })",
+     "stablehlo.composite", "(C2) no function named @nowhere"},
+    {"Composite_C3_InputTypes",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.composite"(%a) {name = "my.foo", decomposition = @dec} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> }
+       func.func private @dec(%a: tensor<3xf32>) -> tensor<2xf32> {
+         %c = stablehlo.constant dense<1.0> : tensor<2xf32>
+         return %c : tensor<2xf32> })",
+     "stablehlo.composite", "(C3) operand #0's type differs from @dec's argument"},
+    {"Composite_C4_OutputTypes",
+     R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+       %0 = "stablehlo.composite"(%a) {name = "my.foo", decomposition = @dec} : (tensor<2xf32>) -> tensor<2xf32>
+       return %0 : tensor<2xf32> }
+       func.func private @dec(%a: tensor<2xf32>) -> tensor<3xf32> {
+         %c = stablehlo.constant dense<1.0> : tensor<3xf32>
+         return %c : tensor<3xf32> })",
+     "stablehlo.composite", "(C4) result #0's type differs from @dec's result"},
+    {"Infeed_C1_NoResults",
+     R"(func.func @main(%t: !stablehlo.token) -> tensor<2xf32> {
+       "stablehlo.infeed"(%t) : (!stablehlo.token) -> ()
+       %c = stablehlo.constant dense<1.0> : tensor<2xf32>
+       return %c : tensor<2xf32> })",
+     "stablehlo.infeed", "(C1) needs at least one result"},
+    {"Infeed_C2_TensorResults",
+     R"(func.func @main(%t: !stablehlo.token) -> !stablehlo.token {
+       %0:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (!stablehlo.token, !stablehlo.token)
+       return %0#1 : !stablehlo.token })",
+     "stablehlo.infeed", "(C2) result #0 must be a tensor"},
+    {"Infeed_C3_LastResultToken",
+     R"(func.func @main(%t: !stablehlo.token) -> tensor<2xf32> {
+       %0:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (!stablehlo.token, tensor<2xf32>)
+       return %0#1 : tensor<2xf32> })",
+     "stablehlo.infeed", "(C3) the last result must be a token"},
+    {"UniformDequantize_C1_Shape",
+     R"(func.func @main(%a: tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<3xf32> {
+       %0 = "stablehlo.uniform_dequantize"(%a) : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<3xf32>
+       return %0 : tensor<3xf32> })",
+     "stablehlo.uniform_dequantize", "(C1) shape(operand) must equal shape(result)"},
 };
 
 HLX_RULES_TEST(CoreRules, kCases);

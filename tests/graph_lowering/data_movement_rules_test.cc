@@ -8,6 +8,39 @@ namespace {
 
 using hlx_rules::Case;
 
+// dynamic_broadcast_in_dim of tensor<`in`> to tensor<`out`> (output
+// dimensions from a rank-sized argument) with `dims` and extra `attrs`.
+#define DBID(in, out, dims, attrs)                                           \
+  "func.func @main(%a: tensor<" in ">, %s: tensor<2xi64>) -> tensor<" out   \
+  "> {\n  %0 = \"stablehlo.dynamic_broadcast_in_dim\"(%a, %s) "              \
+  "{broadcast_dimensions = array<i64: " dims ">" attrs "} : (tensor<" in    \
+  ">, tensor<2xi64>) -> tensor<" out ">\n  return %0 : tensor<" out "> }"
+
+// dynamic_pad of tensor<2xf32> by a tensor<`pv`> value with constant
+// paddings (`n` entries each for low) into tensor<`res`xf32>.
+#define DPAD(pv, lo, hi, in, n, res)                                         \
+  "func.func @main(%a: tensor<2xf32>, %v: tensor<" pv ">) -> tensor<" res   \
+  "xf32> {\n  %l = stablehlo.constant dense<" lo "> : tensor<" n "xi64>\n"  \
+  "  %h = stablehlo.constant dense<" hi "> : tensor<1xi64>\n"               \
+  "  %i = stablehlo.constant dense<" in "> : tensor<1xi64>\n"               \
+  "  %0 = \"stablehlo.dynamic_pad\"(%a, %v, %l, %h, %i) : (tensor<2xf32>, "  \
+  "tensor<" pv ">, tensor<" n "xi64>, tensor<1xi64>, tensor<1xi64>) -> "     \
+  "tensor<" res "xf32>\n  return %0 : tensor<" res "xf32> }"
+
+// dynamic_reshape of tensor<2x3xf32> to tensor<`res`> with an
+// output_shape of `n` entries.
+#define DRESHAPE(res, n)                                                     \
+  "func.func @main(%a: tensor<2x3xf32>, %s: tensor<" n "xi64>) -> tensor<"  \
+  res "> {\n  %0 = \"stablehlo.dynamic_reshape\"(%a, %s) : (tensor<2x3xf32>, " \
+  "tensor<" n "xi64>) -> tensor<" res ">\n  return %0 : tensor<" res "> }"
+
+// dynamic_iota with a constant output_shape of `n` entries `shape`.
+#define DIOTA(shape, n, dim, res)                                            \
+  "func.func @main() -> tensor<" res "> {\n"                                 \
+  "  %s = stablehlo.constant dense<[" shape "]> : tensor<" n "xi64>\n"       \
+  "  %0 = \"stablehlo.dynamic_iota\"(%s) {iota_dimension = " dim " : i64} : " \
+  "(tensor<" n "xi64>) -> tensor<" res ">\n  return %0 : tensor<" res "> }"
+
 const Case kCases[] = {
     {"broadcast_dim_range",
      R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x3xf32> {
@@ -134,6 +167,51 @@ const Case kCases[] = {
        %0 = stablehlo.reshape %a : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>
        return %0 : tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>> })",
      "stablehlo.reshape", "(C3) the quantized dimension must keep its size"},
+    {"DynamicBroadcastInDim_C1_ElementType", DBID("3xf32", "2x3xf64", "1", ""),
+     "stablehlo.dynamic_broadcast_in_dim", "(C1) operand #0 has element type f32, result f64"},
+    {"DynamicBroadcastInDim_C2_DimsCount", DBID("3xf32", "2x3xf32", "0, 1", ""),
+     "stablehlo.dynamic_broadcast_in_dim", "(C2) broadcast_dimensions has 2 entries"},
+    {"DynamicBroadcastInDim_C3_DimRange", DBID("3xf32", "2x3xf32", "2", ""),
+     "stablehlo.dynamic_broadcast_in_dim", "(C3) broadcast_dimensions[0] = 2"},
+    {"DynamicBroadcastInDim_C4_DimsUnique", DBID("1x1xf32", "2x3xf32", "0, 0", ""),
+     "stablehlo.dynamic_broadcast_in_dim", "(C4) broadcast_dimensions has 0 twice"},
+    {"DynamicBroadcastInDim_C5_DimSize", DBID("3xf32", "2x4xf32", "1", ""),
+     "stablehlo.dynamic_broadcast_in_dim", "(C5) operand dim 0 has size 3"},
+    {"DynamicBroadcastInDim_C7_OutputDimensionsSize",
+     "func.func @main(%a: tensor<3xf32>, %s: tensor<3xi64>) -> tensor<2x3xf32> {\n"
+     "  %0 = \"stablehlo.dynamic_broadcast_in_dim\"(%a, %s) {broadcast_dimensions = "
+     "array<i64: 1>} : (tensor<3xf32>, tensor<3xi64>) -> tensor<2x3xf32>\n"
+     "  return %0 : tensor<2x3xf32> }",
+     "stablehlo.dynamic_broadcast_in_dim", "(C7) output_dimensions has 3 entries, result rank is 2"},
+    {"DynamicBroadcastInDim_C8_HintsUnique",
+     DBID("3xf32", "2x3xf32", "1",
+          ", known_expanding_dimensions = array<i64: 0>, "
+          "known_nonexpanding_dimensions = array<i64: 0>"),
+     "stablehlo.dynamic_broadcast_in_dim", "(C8) operand dim 0 is named twice"},
+    {"DynamicBroadcastInDim_C9_ExpandingRange",
+     DBID("3xf32", "2x3xf32", "1", ", known_expanding_dimensions = array<i64: 1>"),
+     "stablehlo.dynamic_broadcast_in_dim", "(C9) known_expanding_dimensions[0] = 1"},
+    {"DynamicBroadcastInDim_C10_NonexpandingRange",
+     DBID("3xf32", "2x3xf32", "1", ", known_nonexpanding_dimensions = array<i64: -1>"),
+     "stablehlo.dynamic_broadcast_in_dim", "(C10) known_nonexpanding_dimensions[0] = -1"},
+    {"DynamicPad_C1_ElementTypes", DPAD("f64", "[1]", "[1]", "[0]", "1", "4"),
+     "stablehlo.dynamic_pad", "(C1) operand #1 has element type f64"},
+    {"DynamicPad_C2_PaddingSizes", DPAD("f32", "[1, 0]", "[1]", "[0]", "2", "4"),
+     "stablehlo.dynamic_pad", "(C2) padding attributes need 1 entries"},
+    {"DynamicPad_C3_InteriorNonNegative", DPAD("f32", "[1]", "[1]", "[-1]", "1", "3"),
+     "stablehlo.dynamic_pad", "(C3) interior_padding[0] = -1 must be >= 0"},
+    {"DynamicPad_C4_ResultShape", DPAD("f32", "[1]", "[1]", "[0]", "1", "5"),
+     "stablehlo.dynamic_pad", "(C4) result dim 0 has size 5, padding gives 4"},
+    {"DynamicReshape_C1_ElementType", DRESHAPE("6xi32", "1"),
+     "stablehlo.dynamic_reshape", "(C1) operand has element type f32, result i32"},
+    {"DynamicReshape_C2_ElementCount", DRESHAPE("5xf32", "1"),
+     "stablehlo.dynamic_reshape", "(C2) operand has 6 elements, result 5"},
+    {"DynamicReshape_C4_OutputShapeSize", DRESHAPE("6xf32", "2"),
+     "stablehlo.dynamic_reshape", "(C4) output_shape has 2 entries, result rank is 1"},
+    {"DynamicIota_C1_IotaDimension", DIOTA("4, 5", "2", "2", "4x5xf32"),
+     "stablehlo.dynamic_iota", "(C1) iota_dimension 2 is out of range"},
+    {"DynamicIota_C2_OutputShapeSize", DIOTA("4, 5, 6", "3", "0", "4x5xf32"),
+     "stablehlo.dynamic_iota", "(C2) output_shape has 3 entries, result rank is 2"},
 };
 
 HLX_RULES_TEST(DataMovement, kCases);

@@ -84,6 +84,23 @@ std::string Scatter(const std::string& dn,
          "\n  return %0 : " + result + " }";
 }
 
+// A scatter of two tensor<3xi32> inputs with the given updates (%u:
+// tensor<1xi32>, %v: tensor<2xi32>).
+std::string TwoInputScatter(const std::string& updates,
+                            const std::string& update_types) {
+  return "func.func @main(%a: tensor<3xi32>, %i: tensor<1x1xi32>, %u: "
+         "tensor<1xi32>, %v: tensor<2xi32>) -> tensor<3xi32> {\n"
+         "  %0:2 = \"stablehlo.scatter\"(%a, %a, %i, " + updates + ") ({\n"
+         "  ^bb0(%x: tensor<i32>, %y: tensor<i32>, %z: tensor<i32>, %w: "
+         "tensor<i32>):\n"
+         "    stablehlo.return %z, %w : tensor<i32>, tensor<i32>\n  }) {\n"
+         "    scatter_dimension_numbers = #stablehlo.scatter<"
+         "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+         "index_vector_dim = 1>\n  } : (tensor<3xi32>, tensor<3xi32>, "
+         "tensor<1x1xi32>, " + update_types + ") -> (tensor<3xi32>, "
+         "tensor<3xi32>)\n  return %0#0 : tensor<3xi32> }";
+}
+
 const char* kSDn =
     "update_window_dims = [2, 3], inserted_window_dims = [0], "
     "scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2";
@@ -266,6 +283,46 @@ std::vector<Case> Cases() {
       {"scatter_index_type", Scatter(kSDn, "tensor<3x4x2xi32>",
                                      "tensor<2x3x2xf32>"),
        S, "scatter_indices must be a tensor of integer type"},
+      {"Gather_C7_CollapsedSorted",
+       Gather("offset_dims = [2], collapsed_slice_dims = [1, 0], "
+              "start_index_map = [1, 0], index_vector_dim = 2",
+              "1, 1, 2", "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+              "tensor<2x3x2xi32>"),
+       G, "(C7) collapsed_slice_dims is not sorted"},
+      {"Gather_C10_OperandBatchingSorted",
+       BatchGather("offset_dims = [3, 4], collapsed_slice_dims = [], "
+                   "operand_batching_dims = [1, 0], "
+                   "start_indices_batching_dims = [0, 1], start_index_map = "
+                   "[2, 1], index_vector_dim = 3"),
+       G, "(C10) operand_batching_dims is not sorted"},
+      {"Gather_C13_StartIndicesBatchingUnique",
+       BatchGather(BDn("[0]", "[1, 1]")), G,
+       "(C13) start_indices_batching_dims has repeated entry 1"},
+      {"Gather_C16_BatchingSizes", BatchGather(BDn("[0]", "[]")), G,
+       "(C16) size(operand_batching_dims) 1 != "
+       "size(start_indices_batching_dims) 0"},
+      {"Scatter_C3_UpdatesShapes",
+       TwoInputScatter("%u, %v", "tensor<1xi32>, tensor<2xi32>"), S,
+       "(C3) updates #0 and #1 have different shapes"},
+      {"Scatter_C5_InputUpdateCounts", TwoInputScatter("%u", "tensor<1xi32>"),
+       S, "(C5) needs N inputs"},
+      {"Scatter_C11_InsertedWindowDimsRange",
+       Scatter("update_window_dims = [2, 3], inserted_window_dims = [3], "
+               "scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2"),
+       S, "(C11) inserted_window_dims[0] = 3"},
+      {"Scatter_C12_InputBatchingSorted",
+       Scatter("update_window_dims = [3, 4], inserted_window_dims = [], "
+               "input_batching_dims = [2, 0], scatter_indices_batching_dims "
+               "= [0, 1], scatter_dims_to_operand_dims = [3, 1], "
+               "index_vector_dim = 3",
+               "tensor<2x3x4x2xi32>", "tensor<2x2x3x2xi32>",
+               "tensor<2x2x3x2x2xi32>", "tensor<2x3x4x2xi32>"),
+       S, "(C12) input_batching_dims is not sorted"},
+      {"Scatter_C14_ScatterIndicesBatchingUnique",
+       BatchScatter("[0]", "[1, 1]"), S,
+       "(C14) scatter_indices_batching_dims has repeated entry 1"},
+      {"Scatter_C15_ScatterIndicesBatchingRange", BatchScatter("[0]", "[7]"),
+       S, "(C15) scatter_indices_batching_dims[0] = 7"},
   };
 }
 

@@ -37,6 +37,27 @@ inline std::string CaseName(const ::testing::TestParamInfo<Case>& i) {
   return i.param.name;
 }
 
+// The dynamic_conv twin of a generic-form convolution program over %a, %k
+// with one spatial dimension: the padding becomes a tensor<1x2xi64>
+// argument %p. dynamic_conv's Constraints are convolution's, number for
+// number. "" when the program is not of that form or has a padding
+// attribute.
+inline std::string AsDynamicConv(const std::string& p) {
+  const std::string conv = "\"stablehlo.convolution\"(%a, %k)";
+  size_t at = p.find(conv);
+  if (at == std::string::npos || p.find("padding =") != std::string::npos)
+    return "";
+  size_t colon = p.find("} : (", at);
+  size_t arrow = colon == std::string::npos ? colon : p.find(") -> ", colon);
+  size_t sig = p.find(") -> ");
+  if (arrow == std::string::npos || sig > at) return "";
+  std::string s = p;
+  s.insert(arrow, ", tensor<1x2xi64>");
+  s.replace(at, conv.size(), "\"stablehlo.dynamic_conv\"(%a, %k, %p)");
+  s.insert(sig, ", %p: tensor<1x2xi64>");
+  return s;
+}
+
 }  // namespace hlx_rules
 
 // Defines the parameterised test over `cases` (an array of hlx_rules::Case).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/hlx.h"
+#include "tests/graph_lowering/rules_harness.h"
 
 namespace {
 
@@ -175,19 +176,18 @@ const Case kCases[] = {
     {"conv_strides_size",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
-     "  %r = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, "
-     "o]->[b, 0, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, "
-     "feature_group_count = 1 : i64} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) "
-     "-> tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
+     "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
+     "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, window_strides = "
+     "array<i64: 1, 1>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
+     "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C2)"},
     {"conv_lhs_dilation_positive",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
-     "  %r = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, "
-     "o]->[b, 0, f], window = {lhs_dilate = [0]} {batch_group_count = 1 : "
-     "i64, feature_group_count = 1 : i64} : (tensor<1x4x1xf32>, "
-     "tensor<3x1x1xf32>) -> tensor<1x2x1xf32>\n  return %r : "
-     "tensor<1x2x1xf32> }",
+     "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
+     "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, lhs_dilation = "
+     "array<i64: 0>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
+     "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C6)"},
     {"conv_padding_shape",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
@@ -332,6 +332,28 @@ const Case kCases[] = {
      "tensor<1x2x1xf64>\n  return %r : tensor<1x2x1xf64> }",
      "stablehlo.convolution", "(C34)"},
 };
+
+// Each convolution case again as dynamic_conv, but the padding-attribute
+// one (its twin is dynamic_conv_padding_shape) and the spatial result size,
+// which depends on the padding and is checked when dynamic_conv runs
+// (DynamicConvChecksPaddingAtRunTime).
+TEST(WindowConvRules, ConvolutionRulesHoldForDynamicConv) {
+  int n = 0;
+  for (const Case& c : kCases) {
+    std::string name = c.name;
+    if (std::string(c.op) != "stablehlo.convolution" ||
+        name == "conv_padding_shape" || name == "conv_result_spatial")
+      continue;
+    std::string p = hlx_rules::AsDynamicConv(c.program);
+    ASSERT_FALSE(p.empty()) << c.name;
+    std::string msg = CompileError(p.c_str());
+    EXPECT_NE(msg.find("stablehlo.dynamic_conv"), std::string::npos)
+        << c.name << ": " << msg;
+    EXPECT_NE(msg.find(c.rule), std::string::npos) << c.name << ": " << msg;
+    n++;
+  }
+  EXPECT_EQ(n, 17);
+}
 
 TEST(WindowConvRules, EachBrokenRuleNamesOpAndRule) {
   for (const Case& c : kCases) {

@@ -193,4 +193,20 @@ const Case kCases[] = {
 
 HLX_RULES_TEST(WindowReduce, kCases);
 
+// Each convolution case again as dynamic_conv: same rule, same number.
+TEST(DynamicConvRules, ConvolutionRulesHoldForDynamicConv) {
+  int n = 0;
+  for (const Case& c : kCases) {
+    if (std::string(c.op) != "stablehlo.convolution") continue;
+    std::string p = hlx_rules::AsDynamicConv(c.program);
+    ASSERT_FALSE(p.empty()) << c.name;
+    std::string msg = hlx_rules::CompileError(p.c_str());
+    EXPECT_NE(msg.find("stablehlo.dynamic_conv"), std::string::npos)
+        << c.name << ": " << msg;
+    EXPECT_NE(msg.find(c.rule), std::string::npos) << c.name << ": " << msg;
+    n++;
+  }
+  EXPECT_EQ(n, 12);
+}
+
 }  // namespace
