@@ -16,7 +16,10 @@
  * weights are reordered on every run. Everything else stays on the
  * reference path below. An epilogue group (graph/lower_epilogue.h) runs
  * the same library task with oneDNN post-ops and writes the chain's last
- * value. */
+ * value; with constant weights, its leading add/subtract/multiply steps by
+ * constant per-feature values fold into the weights and a bias instead
+ * (conv+BN folding, exact up to float rounding). Weights that are plan
+ * constants (folded, or elided constants filled in) are packed once too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +188,7 @@ done:
 typedef struct conv_fast_t {
   hlx_onednn_conv_t* cv;
   const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
+  const float* bias;  /* folded epilogue shift, or NULL */
   int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
 } conv_fast_t;
 
@@ -197,7 +201,71 @@ static hlx_status_t run_conv_onednn(const void* args, void* const* in,
   for (int32_t i = 0, k = 2; i < f->num_post; i++)
     if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
   return hlx_onednn_conv_run_ex(f->cv, in[0], f->packed ? NULL : in[1],
-                                f->packed, NULL, post, out[0]);
+                                f->packed, f->bias, post, out[0]);
+}
+
+/* Row-major data of constant weights: a stablehlo.constant, or a plan
+ * constant (folded, or an elided constant filled in); NULL otherwise. */
+static const float* constant_weights(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                     size_t wbytes) {
+  const hlx_value_t* w = op->operands[1];
+  const hlx_attr_t* val = w->def && w->def->code == HLX_OP_CONSTANT
+                              ? hlx_op_attr(w->def, "value")
+                              : NULL;
+  if (val && val->kind == HLX_ATTR_DENSE && val->dense &&
+      val->dense_bytes == wbytes)
+    return val->dense;
+  hlx_value_slots_t s;
+  hlx_status_t st = hlx_lower_slots_of(c, w, &s);
+  if (st) {
+    hlx_status_free(st);
+    return NULL;
+  }
+  if (s.n != 1 || !c->plan->slot_data[s.slots[0]] ||
+      c->plan->slot_bytes[s.slots[0]] != wbytes)
+    return NULL;
+  return c->plan->slot_data[s.slots[0]];
+}
+
+/* Plan-constant data of a step's operand, or NULL. */
+static const float* constant_operand(hlx_lower_ctx_t* c,
+                                     const hlx_epilogue_step_t* st) {
+  hlx_value_slots_t s;
+  hlx_status_t e = hlx_lower_slots_of(c, st->operand, &s);
+  if (e) {
+    hlx_status_free(e);
+    return NULL;
+  }
+  return s.n == 1 ? c->plan->slot_data[s.slots[0]] : NULL;
+}
+
+/* Conv+BN folding: the leading epilogue steps that add, subtract or
+ * multiply by constant per-feature (or single) values compose into
+ * y = conv * scale[o] + shift[o], i.e. a convolution with weights scaled
+ * per output feature and a bias. Returns how many steps fold (0: none;
+ * HLX_NO_CONV_FOLD=1 turns folding off). scale/shift have `o` entries. */
+static int32_t fold_affine(hlx_lower_ctx_t* c, const hlx_epilogue_t* ep,
+                           int64_t o, float* scale, float* shift) {
+  const char* e = getenv("HLX_NO_CONV_FOLD");
+  if (e && *e && *e != '0') return 0;
+  for (int64_t k = 0; k < o; k++) scale[k] = 1, shift[k] = 0;
+  int32_t n = 0;
+  for (; n < ep->num_steps; n++) {
+    const hlx_epilogue_step_t* st = &ep->steps[n];
+    bool scalar = st->op.shape == HLX_ONEDNN_OPERAND_SCALAR;
+    if ((!scalar && st->op.shape != HLX_ONEDNN_OPERAND_PER_FEATURE) ||
+        st->op.kind > HLX_ONEDNN_POST_MUL)
+      break;
+    const float* v = constant_operand(c, st);
+    if (!v) break;
+    for (int64_t k = 0; k < o; k++) {
+      float x = v[scalar ? 0 : k];
+      if (st->op.kind == HLX_ONEDNN_POST_ADD) shift[k] += x;
+      if (st->op.kind == HLX_ONEDNN_POST_SUB) shift[k] -= x;
+      if (st->op.kind == HLX_ONEDNN_POST_MUL) scale[k] *= x, shift[k] *= x;
+    }
+  }
+  return n;
 }
 
 /* Emits the oneDNN task when the convolution qualifies; *done = false
@@ -243,11 +311,29 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   d.wei_strides[1] = a->rhs.strides[ns];
   d.dst_strides[0] = a->out.strides[0];
   d.dst_strides[1] = a->out.strides[ns + 1];
+  conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
+  if (!f) return hlx_status_oom();
+  f->packed = NULL;
+  f->bias = NULL;
+  size_t wn = (size_t)count(&a->rhs);
+  const float* wconst = constant_weights(c, op, wn * sizeof(float));
+  /* Constant weights fold the epilogue's leading affine steps (BN). */
+  int64_t O = p->out_features;
+  int32_t folded = 0;
+  float* scale = NULL;
+  float* shift = NULL;
+  if (ep && wconst) {
+    scale = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
+    shift = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
+    if (!scale || !shift) return hlx_status_oom();
+    folded = fold_affine(c, ep, O, scale, shift);
+  }
   int32_t nin = 2, in[2 + HLX_ONEDNN_MAX_POST_OPS];
   if (ep) {
-    d.num_post_ops = ep->num_steps;
-    for (int32_t i = 0; i < ep->num_steps; i++) {
-      d.post_ops[i] = ep->steps[i].op;
+    d.has_bias = folded > 0;
+    d.num_post_ops = ep->num_steps - folded;
+    for (int32_t i = folded; i < ep->num_steps; i++) {
+      d.post_ops[i - folded] = ep->steps[i].op;
       if (ep->steps[i].op.shape == HLX_ONEDNN_OPERAND_NONE) continue;
       hlx_value_slots_t s;
       HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, ep->steps[i].operand, &s));
@@ -255,9 +341,6 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
       in[nin++] = s.slots[0];
     }
   }
-  conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
-  if (!f) return hlx_status_oom();
-  f->packed = NULL;
   f->num_post = d.num_post_ops;
   hlx_status_t st = hlx_onednn_conv_create(&d, &f->cv);
   if (st) {
@@ -265,22 +348,30 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
     return NULL;
   }
   /* Constant weights: reorder once into the plan's arena. */
-  const hlx_value_t* w = op->operands[1];
-  const hlx_attr_t* val = w->def && w->def->code == HLX_OP_CONSTANT
-                              ? hlx_op_attr(w->def, "value")
-                              : NULL;
-  size_t wbytes = (size_t)count(&a->rhs) * sizeof(float);
-  if (val && val->kind == HLX_ATTR_DENSE && val->dense &&
-      val->dense_bytes == wbytes) {
+  if (wconst) {
+    float* scaled = NULL;
+    if (folded) { /* w[..., o] * scale[o]; o's row-major stride */
+      int64_t so = a->rhs.strides[ns + 1];
+      scaled = malloc(wn * sizeof(float) + 1);
+      if (!scaled) return hlx_status_oom();
+      for (size_t i = 0; i < wn; i++)
+        scaled[i] = wconst[i] * scale[(int64_t)i / so % O];
+      f->bias = shift;
+    }
     size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
     unsigned char* raw = hlx_lower_alloc(c, pb + 64);
-    if (!raw) return hlx_status_oom();
+    if (!raw) {
+      free(scaled);
+      return hlx_status_oom();
+    }
     void* packed = raw + (64 - (uintptr_t)raw % 64) % 64;
     /* oneDNN reads the weights through the descriptor's strides, which
      * describe the row-major constant. */
-    st = hlx_onednn_conv_pack_weights(f->cv, val->dense, packed);
+    st = hlx_onednn_conv_pack_weights(f->cv, scaled ? scaled : wconst, packed);
+    free(scaled);
     if (st) {
       hlx_status_free(st);
+      if (folded) return NULL; /* the bias needs the scaled weights */
     } else {
       f->packed = packed;
     }
@@ -291,7 +382,17 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
   *done = true;
   if (ep) {
-    if (!hlx_plan_add_task(c->plan, ep->name, run_conv_onednn, f, nin, in, 1,
+    /* "..+epilogue[2 folded](subtract,multiply,relu) at ..": the graph ops
+     * it computes, the first `folded` of them inside the weights/bias. */
+    char name[sizeof ep->name + 16];
+    const char* list = strstr(ep->name, "+epilogue(");
+    if (folded && list)
+      snprintf(name, sizeof name, "%.*s+epilogue[%d folded]%s",
+               (int)(list - ep->name), ep->name, (int)folded,
+               list + strlen("+epilogue"));
+    else
+      snprintf(name, sizeof name, "%s", ep->name);
+    if (!hlx_plan_add_task(c->plan, name, run_conv_onednn, f, nin, in, 1,
                            &out))
       return hlx_status_oom();
   } else {

@@ -44,7 +44,25 @@ struct Case {
   bool bad_broadcast = false;  // the mean is broadcast along a spatial dim
   bool reversed_sub = false;   // mean - conv
   int expect_steps = -1;       // post-ops in the epilogue task (0: none)
+  // Weights, mean and scale as constants: the leading affine steps fold
+  // into the weights and a bias (rounding differs, hence the tolerance).
+  bool constants = false;
+  double tol = 1e-6;
 };
+
+// A flat constant of n pseudo-random values in [lo, hi], reshaped to t.
+std::string Constant(const std::string& name, int64_t n, const std::string& t,
+                     uint32_t seed, double lo, double hi) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::string vals;
+  for (int64_t i = 0; i < n; i++)
+    vals += (i ? ", " : "") + std::to_string(u(g));
+  std::string flat = "tensor<" + std::to_string(n) + "xf32>";
+  return "  " + name + "f = stablehlo.constant dense<[" + vals + "]> : " +
+         flat + "\n  " + name + " = stablehlo.reshape " + name + "f : (" +
+         flat + ") -> " + t + "\n";
+}
 
 // "tensor<2x3xf32>" (dims of d).
 std::string T(const std::vector<int64_t>& d) {
@@ -83,11 +101,19 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
                   ", %m: " + V + ", %s: " + V + ", %t: tensor<f32>, %r: " + O +
                   ") -> (" + O + (c.second_user ? ", " + O : "") + ") {\n";
   std::string pad = std::to_string(c.pad), st = std::to_string(c.stride);
+  std::string w = "%w", m = "%m", sc = "%s";
+  if (c.constants) {
+    w = "%wc", m = "%mc", sc = "%sc";
+    p += Constant(w, Count(s.w), T(s.w), 7, -0.5, 0.5);
+    p += Constant(m, c.co, V, 8, -0.2, 0.2);
+    p += Constant(sc, c.co, V, 9, 0.5, 1.5);
+  }
   if (c.dot)
-    p += "  %0 = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] "
-         ": (" + T(s.x) + ", " + T(s.w) + ") -> " + O + "\n";
+    p += "  %0 = stablehlo.dot_general %x, " + w +
+         ", contracting_dims = [2] x [0] : (" + T(s.x) + ", " + T(s.w) +
+         ") -> " + O + "\n";
   else
-  p += "  %0 = stablehlo.convolution(%x, %w) dim_numbers = " +
+  p += "  %0 = stablehlo.convolution(%x, " + w + ") dim_numbers = " +
        std::string(c.nchw ? "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
                           : "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]") +
        ", window = {stride = [" + st + ", " + st + "], pad = [[" + pad + ", " +
@@ -102,7 +128,7 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
     std::string dim = c.bad_broadcast ? (c.nchw || c.dot ? "1" : "2") : fd;
     if (c.bad_broadcast && c.nchw) dim = "2";
     std::string mb = next(), r = next();
-    p += "  " + mb + " = stablehlo.broadcast_in_dim %m, dims = [" + dim +
+    p += "  " + mb + " = stablehlo.broadcast_in_dim " + m + ", dims = [" + dim +
          "] : (" + V + ") -> " + O + "\n";
     p += "  " + r + " = stablehlo.subtract " +
          (c.reversed_sub ? mb + ", " + cur : cur + ", " + mb) + " : " + O +
@@ -117,7 +143,8 @@ std::string Program(const Case& c, std::vector<std::vector<int64_t>>* params) {
     std::string all;
     for (size_t i = 0; i < one.size(); i++)
       all += (i ? ", " : "") + std::to_string(i);
-    p += "  " + r4 + " = stablehlo.reshape %s : (" + V + ") -> " + T(one) +
+    p += "  " + r4 + " = stablehlo.reshape " + sc + " : (" + V + ") -> " +
+         T(one) +
          "\n";
     p += "  " + sb + " = stablehlo.broadcast_in_dim " + r4 + ", dims = [" +
          all + "] : (" + T(one) + ") -> " + O + "\n";
@@ -208,16 +235,21 @@ bool Lower(const std::string& text, bool epilogue, Lowered* l) {
   return true;
 }
 
-// Post-ops of the epilogue task of @main ("...+epilogue(a,b,c) at .."):
-// -1 when there is none.
+// Post-ops of the epilogue task of @main ("...+epilogue(a,b,c) at .." or
+// "+epilogue[2 folded](a,b,c)": the first two went into the weights and a
+// bias): -1 when there is none.
 int EpilogueSteps(const hlx_plan_t* p) {
   int found = -1;
   for (int32_t i = 0; i < p->num_tasks; i++) {
-    const char* e = std::strstr(p->tasks[i].name, "+epilogue(");
+    const char* e = std::strstr(p->tasks[i].name, "+epilogue");
     if (!e) continue;
     EXPECT_EQ(found, -1) << "two epilogue tasks";
-    found = 1;
-    for (const char* q = e; *q && *q != ')'; q++) found += *q == ',';
+    int folded = 0;
+    if (e[9] == '[') folded = std::atoi(e + 10);
+    found = 1 - folded;
+    for (const char* q = std::strchr(e, '('); q && *q && *q != ')'; q++)
+      found += *q == ',';
+    if (found == 0) found = -1;  // all folded: a plain convolution
   }
   return found;
 }
@@ -271,7 +303,7 @@ void Check(const Case& c) {
       ASSERT_GT(big, 0);
       int bad = 0;
       for (size_t i = 0; i + 1 < a[r].size() && bad < 5; i++)
-        if (!(std::fabs(a[r][i] - b[r][i]) <= 1e-6 * big)) {
+        if (!(std::fabs(a[r][i] - b[r][i]) <= c.tol * big)) {
           ADD_FAILURE() << "result " << r << " element " << i << ": "
                         << a[r][i] << " vs " << b[r][i];
           bad++;
@@ -345,6 +377,29 @@ TEST(ConvEpilogue, NotApplied) {
 }  // namespace
 
 namespace {
+
+// Constant weights, mean and scale: subtract, multiply and the bias add
+// fold (conv+BN folding); only relu (and the residual) stay post-ops.
+TEST(ConvEpilogue, ConstantsFold) {
+  Case c{"constants fold"};
+  c.constants = true, c.co = 24, c.expect_steps = 1, c.tol = 1e-5;
+  Check(c);
+  Case r{"constants fold, residual stays"};
+  r.constants = true, r.residual = true, r.mul = 2, r.k = 1, r.pad = 0;
+  // The scale is a parameter: only the subtract folds, 4 of 5 steps stay.
+  r.expect_steps = 4, r.tol = 1e-5;
+  Check(r);
+  Case n{"nchw constants, no relu"};
+  n.constants = true, n.nchw = true, n.relu = 0, n.tol = 1e-5;
+  n.expect_steps = 0;  // everything folds into weights and bias
+  Check(n);
+  // The same with folding off: the steps stay post-ops.
+  setenv("HLX_NO_CONV_FOLD", "1", 1);
+  Case off{"constants, folding off"};
+  off.constants = true, off.expect_steps = 4;
+  Check(off);
+  unsetenv("HLX_NO_CONV_FOLD");
+}
 
 TEST(DotEpilogue, BiasAndActivations) {
   for (int act = 0; act < 3; act++) {
