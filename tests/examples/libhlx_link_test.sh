@@ -47,6 +47,8 @@ grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "wron
 grep -qxF "probs: 0.999665 0.000335 0.119203 0.880797" <<<"$out" || fail "wrong probs: $out"
 out=$(run allreduce_replicas 2>&1) || fail "allreduce_replicas exit status $?: $out"
 grep -qxF "all sums correct" <<<"$out" || fail "allreduce_replicas: $out"
+out=$(run axpy 2>&1) || fail "axpy exit status $?: $out"
+grep -qxF "constants: 13.00 26.00 39.00 52.00" <<<"$out" || fail "axpy: $out"
 out=$(run run_mlir "$MLIR" 2>&1) || fail "run_mlir exit status $?: $out"
 [ "$(head -1 <<<"$out")" = "result 0: f32[8,10]" ] || fail "run_mlir: $out"
 
