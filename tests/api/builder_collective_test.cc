@@ -3,6 +3,7 @@
 // the expected values; one error test per shape rule.
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "tests/api/builder_testing.h"
 
@@ -175,6 +176,44 @@ TEST(BuilderCollective, AllToAllVariadicSpecExample) {
   EXPECT_EQ(got[2], (std::vector<int32_t>{3, 4, 7, 8, 11, 12, 15, 16}));
   EXPECT_EQ(got[1], (std::vector<int32_t>{17, 18, 21, 22, 25, 26, 29, 30}));
   EXPECT_EQ(got[3], (std::vector<int32_t>{19, 20, 23, 24, 27, 28, 31, 32}));
+}
+
+// Tuple forms with replica groups {0,2},{1,3} on 4 replicas and operands
+// of different element types: all_gather concatenates in group order,
+// all_to_all exchanges within each group.
+TEST(BuilderCollective, VariadicFormsWithReplicaGroupsAndMixedTypes) {
+  Builder bb;
+  uint32_t x = bb.Param(0, F32(), {2}), y = bb.Param(1, I32(), {2}), g, a;
+  uint32_t ops[2] = {x, y};
+  int64_t groups[4] = {0, 2, 1, 3};
+  BOK(hlx_builder_all_gather_variadic(bb.b, ops, 2, 0, 2, groups, 2, 2, 0, &g));
+  BOK(hlx_builder_all_to_all_variadic(bb.b, ops, 2, 0, 0, 2, groups, 2, 2, &a));
+  hlx_program_t* p =
+      bb.Program({bb.Gte(g, 0), bb.Gte(g, 1), bb.Gte(a, 0), bb.Gte(a, 1)});
+  ExpectPrintParses(p);
+  std::vector<hlx_buffer_t*> params;
+  for (int r = 0; r < 4; r++) {
+    float xf[2] = {(float)r, (float)r + 0.5f};
+    int32_t yi[2] = {10 * r, 10 * r + 1};
+    params.push_back(Buf(F32(), {2}, xf));
+    params.push_back(Buf(I32(), {2}, yi));
+  }
+  std::vector<hlx_buffer_t*> out = RunAll(p, params, 4);
+  ASSERT_EQ(out.size(), 16u);
+  for (int r = 0; r < 4; r++) {
+    int lo = r % 2, hi = lo + 2;  // the group's members in order
+    int rank = r / 2;             // r's position in its group
+    SCOPED_TRACE("replica " + std::to_string(r));
+    EXPECT_EQ(Values<float>(out[4 * r]),
+              (std::vector<float>{(float)lo, lo + 0.5f, (float)hi, hi + 0.5f}));
+    EXPECT_EQ(Values<int32_t>(out[4 * r + 1]),
+              (std::vector<int32_t>{10 * lo, 10 * lo + 1, 10 * hi, 10 * hi + 1}));
+    // all_to_all: element `rank` of each member, in group order.
+    EXPECT_EQ(Values<float>(out[4 * r + 2]),
+              (std::vector<float>{lo + 0.5f * rank, hi + 0.5f * rank}));
+    EXPECT_EQ(Values<int32_t>(out[4 * r + 3]),
+              (std::vector<int32_t>{10 * lo + rank, 10 * hi + rank}));
+  }
 }
 
 // XLA text: "When operand is a tuple of arrays, the reduce-scatter is
