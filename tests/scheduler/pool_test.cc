@@ -34,12 +34,14 @@ struct Record {
   std::atomic<int> runs{0};
   std::atomic<int> on_caller{0};
   std::thread::id caller;
+  hlx_pool_t* pool = nullptr;
+  int notify_at = -1;  // wake hlx_pool_wait callers when runs gets here
 };
 
 void Count(void* a, int32_t) {
   auto* r = static_cast<Record*>(a);
   if (std::this_thread::get_id() == r->caller) r->on_caller++;
-  r->runs++;
+  if (++r->runs == r->notify_at) hlx_pool_notify(r->pool);
 }
 
 TEST(PoolSteal, WorkerStealsEverythingAnAttachedCallerLeaves) {
@@ -64,6 +66,8 @@ TEST(PoolSteal, ItemsFromManyThreadsRunOnceEach) {
   hlx_pool_t* p = MakePool(3);
   ASSERT_NE(p, nullptr);
   Record r;
+  r.pool = p;
+  r.notify_at = 4000;
   std::vector<std::thread> ts;
   // Two attached callers, two unattached (injector), all helping.
   for (int t = 0; t < 4; t++)
@@ -113,13 +117,14 @@ TEST(PoolSteal, ParallelForInsideStolenItems) {
     Nested* n;
     std::atomic<int>* done;
   } w{&n, &done};
+  // The last item wakes the waiting caller (hlx_pool_wait's contract).
   std::vector<hlx_pool_item_t> items;
   for (int32_t i = 0; i < 64; i++)
     items.push_back(hlx_pool_item_t{
         [](void* a, int32_t i) {
           auto* ww = static_cast<Wrap*>(a);
           NestedItem(ww->n, i);
-          ww->done->fetch_add(1);
+          if (ww->done->fetch_add(1) + 1 == 64) hlx_pool_notify(ww->n->pool);
         },
         &w, i});
   hlx_pool_attach(p);
