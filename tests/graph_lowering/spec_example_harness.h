@@ -67,6 +67,67 @@ inline std::string RunExample(const char* text) {
   return err;
 }
 
+// Like RunExample, but f32/f64 results need only match the spec's printed
+// (rounded) values: |got - want| <= rel * |want| + abs, NaN matches NaN,
+// infinities match exactly. Other element types compare bytewise.
+inline std::string RunExampleClose(const char* text, double rel, double abs) {
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  std::string err;
+  hlx_status_t s = hlx_program_parse(text, strlen(text), "spec.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  int32_t n = e ? hlx_executable_num_results(e) : 0;
+  std::vector<hlx_buffer_t*> out((size_t)(n > 0 ? n : 1), nullptr);
+  if (!s) s = hlx_executable_run(e, nullptr, 0, out.data(), n);
+  if (s) {
+    err = std::string("error: ") + hlx_status_get_message(s);
+  } else if (n % 2 != 0 || n == 0) {
+    err = "expected an even, non-zero number of results";
+  } else {
+    for (int32_t i = 0; i < n / 2; i++) {
+      const hlx_buffer_t* g = out[i];
+      const hlx_buffer_t* w = out[i + n / 2];
+      hlx_element_type_t t = hlx_buffer_desc(g)->element_type;
+      size_t bytes = hlx_buffer_bytes(g);
+      if (bytes != hlx_buffer_bytes(w)) {
+        err += "result #" + std::to_string(i) + ": sizes differ\n";
+        continue;
+      }
+      std::string tn = hlx_element_type_name(t);
+      bool f32 = tn == "f32", f64 = tn == "f64";
+      if (!f32 && !f64) {
+        if (memcmp(hlx_buffer_data(g), hlx_buffer_data(w), bytes) != 0)
+          err += "result #" + std::to_string(i) + " differs\n";
+        continue;
+      }
+      size_t count = bytes / (f32 ? 4 : 8);
+      for (size_t k = 0; k < count; k++) {
+        double a, b;
+        if (f32) {
+          a = static_cast<const float*>(hlx_buffer_data(g))[k];
+          b = static_cast<const float*>(hlx_buffer_data(w))[k];
+        } else {
+          a = static_cast<const double*>(hlx_buffer_data(g))[k];
+          b = static_cast<const double*>(hlx_buffer_data(w))[k];
+        }
+        bool ok = (a != a && b != b) || a == b ||
+                  (a - b <= rel * (b < 0 ? -b : b) + abs &&
+                   b - a <= rel * (b < 0 ? -b : b) + abs);
+        if (!ok)
+          err += "result #" + std::to_string(i) + " element " +
+                 std::to_string(k) + ": got " + std::to_string(a) +
+                 ", spec says " + std::to_string(b) + "\n";
+      }
+    }
+  }
+  if (!s)
+    for (int32_t i = 0; i < n; i++) hlx_buffer_destroy(out[i]);
+  hlx_status_release(s);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return err;
+}
+
 inline std::string ExampleName(const ::testing::TestParamInfo<Example>& i) {
   return i.param.name;
 }

@@ -153,6 +153,27 @@ const hlx_spec_examples::Example kExamples[] = {
   %expected0 = stablehlo.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xf32>
   return %output, %expected0 : tensor<2x2xf32>, tensor<2x2xf32>
 })"},
+    {"dynamic_iota_0",
+     R"(func.func @main() -> (tensor<4x5xi64>, tensor<4x5xi64>) {
+  %output_shape = stablehlo.constant dense<[4, 5]> : tensor<2xi64>
+  %result = "stablehlo.dynamic_iota"(%output_shape) {
+    iota_dimension = 0 : i64
+  } : (tensor<2xi64>) -> tensor<4x5xi64>
+  %expected0 = stablehlo.constant dense<[[0, 0, 0, 0, 0], [1, 1, 1, 1, 1], [2, 2, 2, 2, 2], [3, 3, 3, 3, 3]]> : tensor<4x5xi64>
+  return %result, %expected0 : tensor<4x5xi64>, tensor<4x5xi64>
+})"},
+    {"dynamic_broadcast_in_dim_0",
+     R"(func.func @main() -> (tensor<2x3x2xi64>, tensor<2x3x2xi64>) {
+  %operand = stablehlo.constant dense<[[1, 2, 3]]> : tensor<1x3xi64>
+  %output_dimensions = stablehlo.constant dense<[2, 3, 2]> : tensor<3xi64>
+  %result = "stablehlo.dynamic_broadcast_in_dim"(%operand, %output_dimensions) {
+    broadcast_dimensions = array<i64: 2, 1>,
+    known_expanding_dimensions = array<i64: 0>,
+    known_nonexpanding_dimensions = array<i64: 1>
+  } : (tensor<1x3xi64>, tensor<3xi64>) -> tensor<2x3x2xi64>
+  %expected0 = stablehlo.constant dense<[[[1, 1], [2, 2], [3, 3]], [[1, 1], [2, 2], [3, 3]]]> : tensor<2x3x2xi64>
+  return %result, %expected0 : tensor<2x3x2xi64>, tensor<2x3x2xi64>
+})"},
 };
 
 HLX_SPEC_EXAMPLES_TEST(DataMovementExamples, kExamples);

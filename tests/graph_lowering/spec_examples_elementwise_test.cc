@@ -298,6 +298,34 @@ const hlx_spec_examples::Example kExamples[] = {
   %expected0 = stablehlo.constant dense<[4.0, 15.0]> : tensor<2xf32>
   return %result, %expected0 : tensor<2xf32>, tensor<2xf32>
 })"},
+    {"cbrt_0",
+     R"(func.func @main() -> (tensor<4xf64>, tensor<4xf64>) {
+  %operand = stablehlo.constant dense<[0.0, 1.0, 8.0, 27.0]> : tensor<4xf64>
+  %result = "stablehlo.cbrt"(%operand) : (tensor<4xf64>) -> tensor<4xf64>
+  %expected0 = stablehlo.constant dense<[0.0, 1.0, 2.0, 3.0]> : tensor<4xf64>
+  return %result, %expected0 : tensor<4xf64>, tensor<4xf64>
+})"},
+    {"is_finite_0",
+     R"(func.func @main() -> (tensor<7xi1>, tensor<7xi1>) {
+  %x = stablehlo.constant dense<[0xFFF0000000000000, 0x7FF0000000000000, 0x7FF8000000000000, -10.0, -0.0, 0.0, 10.0]> : tensor<7xf64>
+  %y = "stablehlo.is_finite"(%x) : (tensor<7xf64>) -> tensor<7xi1>
+  %expected0 = stablehlo.constant dense<[false, false, false, true, true, true, true]> : tensor<7xi1>
+  return %y, %expected0 : tensor<7xi1>, tensor<7xi1>
+})"},
+    {"sign_0",
+     R"(func.func @main() -> (tensor<5xf64>, tensor<5xf64>) {
+  %operand = stablehlo.constant dense<[0x7FFFFFFFFFFFFFFF, -1.0, -0.0, 0.0, 1.0]> : tensor<5xf64>
+  %result = "stablehlo.sign"(%operand) : (tensor<5xf64>) -> tensor<5xf64>
+  %expected0 = stablehlo.constant dense<[0x7FFFFFFFFFFFFFFF, -1.0, -0.0, 0.0, 1.0]> : tensor<5xf64>
+  return %result, %expected0 : tensor<5xf64>, tensor<5xf64>
+})"},
+    {"bitcast_convert_0",
+     R"(func.func @main() -> (tensor<4xf16>, tensor<4xf16>) {
+  %operand = stablehlo.constant dense<0x0123456789ABCDEF> : tensor<f64>
+  %result = "stablehlo.bitcast_convert"(%operand) : (tensor<f64>) -> tensor<4xf16>
+  %expected0 = stablehlo.constant dense<[0xCDEF, 0x89AB, 0x4567, 0x0123]> : tensor<4xf16>
+  return %result, %expected0 : tensor<4xf16>, tensor<4xf16>
+})"},
 };
 
 HLX_SPEC_EXAMPLES_TEST(ElementwiseExamples, kExamples);
