@@ -26,11 +26,34 @@ enum {
   kMaxCpus = 4096,
 };
 
-/* A ring of items under its own mutex. The owner pushes and pops at the
+/* A lock for a few loads and stores: spin (no system call, unlike a
+ * contended mutex), yielding the core now and then in case the holder was
+ * preempted. */
+typedef struct spinlock_t {
+  atomic_int held;
+} spinlock_t;
+
+static void spin_lock(spinlock_t* l) {
+  for (int k = 0;; k++) {
+    if (!atomic_load_explicit(&l->held, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
+      return;
+    if (k % 64 == 63)
+      sched_yield();
+    else
+      CPU_RELAX();
+  }
+}
+
+static void spin_unlock(spinlock_t* l) {
+  atomic_store_explicit(&l->held, 0, memory_order_release);
+}
+
+/* A ring of items under its own lock. The owner pushes and pops at the
  * bottom (newest first: the successors it just readied, still in its
  * cache); thieves take the oldest at the top. */
 typedef struct deque_t {
-  _Alignas(64) pthread_mutex_t mu;
+  _Alignas(64) spinlock_t mu;
   hlx_pool_item_t* ring;
   size_t cap, head, count; /* guarded by mu */
   atomic_size_t size;      /* == count; read without the lock */
@@ -106,16 +129,16 @@ static bool grow_locked(deque_t* q, size_t need) {
 }
 
 static bool deque_push(deque_t* q, const hlx_pool_item_t* items, size_t n) {
-  pthread_mutex_lock(&q->mu);
+  spin_lock(&q->mu);
   if (!grow_locked(q, n)) {
-    pthread_mutex_unlock(&q->mu);
+    spin_unlock(&q->mu);
     return false;
   }
   for (size_t k = 0; k < n; k++)
     q->ring[(q->head + q->count + k) % q->cap] = items[k];
   q->count += n;
   atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
-  pthread_mutex_unlock(&q->mu);
+  spin_unlock(&q->mu);
   return true;
 }
 
@@ -125,7 +148,7 @@ static bool is_job_item(const hlx_pool_item_t* it);
 /* The owner's end: the newest item. */
 static bool deque_pop(deque_t* q, hlx_pool_item_t* out) {
   if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) return false;
-  pthread_mutex_lock(&q->mu);
+  spin_lock(&q->mu);
   bool ok = q->count > 0;
   if (ok) {
     q->count--;
@@ -133,7 +156,7 @@ static bool deque_pop(deque_t* q, hlx_pool_item_t* out) {
     atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
     job_popped_locked(out);
   }
-  pthread_mutex_unlock(&q->mu);
+  spin_unlock(&q->mu);
   return ok;
 }
 
@@ -141,7 +164,7 @@ static bool deque_pop(deque_t* q, hlx_pool_item_t* out) {
  * deque is not empty. */
 static size_t deque_steal(deque_t* q, hlx_pool_item_t* out, size_t max) {
   if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) return 0;
-  pthread_mutex_lock(&q->mu);
+  spin_lock(&q->mu);
   size_t n = (q->count + 1) / 2;
   if (n > max) n = max;
   /* parallel_for helpers are only taken to be run (the first item): one
@@ -158,7 +181,7 @@ static size_t deque_steal(deque_t* q, hlx_pool_item_t* out, size_t max) {
   n = k;
   q->count -= n;
   atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
-  pthread_mutex_unlock(&q->mu);
+  spin_unlock(&q->mu);
   return n;
 }
 
@@ -408,7 +431,7 @@ static void job_remove_items(hlx_pool_t* p, const job_t* j) {
   for (int d = 0; d < p->num_deques; d++) {
     deque_t* q = &p->deques[d];
     if (atomic_load_explicit(&q->size, memory_order_relaxed) == 0) continue;
-    pthread_mutex_lock(&q->mu);
+    spin_lock(&q->mu);
     size_t keep = 0;
     for (size_t k = 0; k < q->count; k++) {
       hlx_pool_item_t it = q->ring[(q->head + k) % q->cap];
@@ -418,7 +441,7 @@ static void job_remove_items(hlx_pool_t* p, const job_t* j) {
     }
     q->count = keep;
     atomic_store_explicit(&q->size, q->count, memory_order_relaxed);
-    pthread_mutex_unlock(&q->mu);
+    spin_unlock(&q->mu);
   }
 }
 
@@ -666,7 +689,7 @@ hlx_status_t hlx_pool_create(const hlx_pool_options_t* o,
     return hlx_status_oom();
   }
   for (int d = 0; d < p->num_deques; d++) {
-    pthread_mutex_init(&p->deques[d].mu, NULL);
+    atomic_init(&p->deques[d].mu.held, 0);
     atomic_init(&p->deques[d].size, 0);
     atomic_init(&p->deques[d].owned, 0);
   }
@@ -708,7 +731,6 @@ void hlx_pool_destroy(hlx_pool_t* p) {
   free(p->threads);
   for (int d = 0; d < p->num_deques; d++) {
     free(p->deques[d].ring);
-    pthread_mutex_destroy(&p->deques[d].mu);
   }
   free(p->deques);
   free(p->cpus);
