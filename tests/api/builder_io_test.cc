@@ -157,12 +157,7 @@ TEST(BuilderIo, CustomCallRunsTheHostFunction) {
 }
 
 TEST(BuilderIoErrors, EachRuleIsLatched) {
-  auto check = [](std::function<hlx_status_t(Builder&, uint32_t*)> f,
-                  const char* want) {
-    Builder bb;
-    uint32_t r;
-    ExpectLatched(bb, f(bb, &r), want);
-  };
+  const auto check = ExpectOpError;
   check([](Builder& bb, uint32_t* o) {
     uint32_t x = bb.F({1}, {1});
     return hlx_builder_after_all(bb.b, &x, 1, o);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -230,6 +231,15 @@ inline void ExpectLatched(Builder& bb, hlx_status_t s, const std::string& part) 
   hlx_program_t* p = nullptr;
   EXPECT_EQ(Msg(hlx_builder_build(bb.b, &id, 1, &p)), m);
   EXPECT_EQ(p, nullptr);
+}
+
+// Runs f on a fresh builder; expects it to fail with `want` latched.
+inline void ExpectOpError(
+    const std::function<hlx_status_t(Builder&, uint32_t*)>& f,
+    const std::string& want) {
+  Builder bb;
+  uint32_t r;
+  ExpectLatched(bb, f(bb, &r), want);
 }
 
 }  // namespace hlx_test
