@@ -7,11 +7,13 @@
  * dynamic_conv reads its padding operand at run time.
  *
  * Library path (lower_conv_onednn): f32 convolutions (operands and result
- * f32, not quantized) with batch_group_count 1, no lhs dilation, no window
- * reversal, 1-3 spatial dims, non-negative low padding and a static padding
- * run on oneDNN's forward convolution, reading the operands in their own
- * layouts (any dimension numbers, expressed as strides) and writing the
- * result's layout. Weights that are a stablehlo.constant are reordered into
+ * f32, not quantized) with batch_group_count 1, no window reversal, 1-3
+ * spatial dims, non-negative low padding and a static padding run on
+ * oneDNN's forward convolution; with lhs dilation (transposed convolution),
+ * unit window strides and padding within the kernel's reach, on oneDNN's
+ * deconvolution (the kernel reversed once for constants, per run else).
+ * Both read the operands in their own layouts (any dimension numbers,
+ * expressed as strides) and write the result's layout. Weights that are a stablehlo.constant are reordered into
  * oneDNN's preferred blocked layout once, when the plan is built; other
  * weights are reordered on every run. Everything else stays on the
  * reference path below. An epilogue group (graph/lower_epilogue.h) runs
@@ -185,11 +187,36 @@ done:
 
 /* ---- library path ---- */
 
+/* Weights with some spatial dims reversed, in place of the originals
+ * (same layout): canonical dims and their strides. */
+typedef struct flip_t {
+  int32_t rank;
+  int64_t dims[HLX_MAX_RANK], strides[HLX_MAX_RANK];
+  bool rev[HLX_MAX_RANK];
+} flip_t;
+
+static void flip_weights(const flip_t* f, const float* src, float* dst) {
+  int64_t idx[HLX_MAX_RANK] = {0}, n = 1;
+  for (int32_t d = 0; d < f->rank; d++) n *= f->dims[d];
+  for (int64_t e = 0; e < n; e++) {
+    int64_t from = 0, to = 0;
+    for (int32_t d = 0; d < f->rank; d++) {
+      from += idx[d] * f->strides[d];
+      to += (f->rev[d] ? f->dims[d] - 1 - idx[d] : idx[d]) * f->strides[d];
+    }
+    dst[to] = src[from];
+    for (int32_t d = f->rank - 1; d >= 0 && ++idx[d] == f->dims[d]; d--)
+      idx[d] = 0;
+  }
+}
+
 typedef struct conv_fast_t {
   hlx_onednn_conv_t* cv;
   const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
   const float* bias;  /* folded epilogue shift, or NULL */
   int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
+  const flip_t* flip; /* transposed: weights to reverse first, or NULL */
+  size_t wbytes;
 } conv_fast_t;
 
 static hlx_status_t run_conv_onednn(const void* args, void* const* in,
@@ -200,8 +227,17 @@ static hlx_status_t run_conv_onednn(const void* args, void* const* in,
   const hlx_onednn_conv_desc_t* d = hlx_onednn_conv_desc(f->cv);
   for (int32_t i = 0, k = 2; i < f->num_post; i++)
     if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
-  return hlx_onednn_conv_run_ex(f->cv, in[0], f->packed ? NULL : in[1],
-                                f->packed, f->bias, post, out[0]);
+  float* flipped = NULL;
+  if (f->flip && !f->packed) {
+    flipped = malloc(f->wbytes + 1);
+    if (!flipped) return hlx_status_oom();
+    flip_weights(f->flip, in[1], flipped);
+  }
+  hlx_status_t st = hlx_onednn_conv_run_ex(
+      f->cv, in[0], f->packed ? NULL : flipped ? flipped : in[1], f->packed,
+      f->bias, post, out[0]);
+  free(flipped);
+  return st;
 }
 
 /* Row-major data of constant weights: a stablehlo.constant, or a plan
@@ -291,14 +327,35 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   d.in_features = p->in_features;
   d.out_features = p->out_features;
   d.groups = p->feature_group_count;
+  /* lhs dilation with unit window strides is oneDNN's deconvolution with
+   * stride = lhs dilation, the kernel reversed (unless window_reversal
+   * already reverses it) and low padding (K - 1) * dilation - pad_lo. */
+  bool transposed = false, any_flip = false;
+  flip_t* flip = NULL;
+  for (int32_t i = 0; i < ns; i++) transposed |= p->lhs_dilation[i] != 1;
+  if (transposed) {
+    flip = hlx_lower_alloc(c, sizeof(*flip));
+    if (!flip) return hlx_status_oom();
+    memset(flip, 0, sizeof *flip);
+    flip->rank = a->rhs.rank;
+    memcpy(flip->dims, a->rhs.dims, sizeof(flip->dims));
+    memcpy(flip->strides, a->rhs.strides, sizeof(flip->strides));
+  }
+  d.transposed = transposed;
   for (int32_t i = 0; i < ns; i++) {
-    if (p->lhs_dilation[i] != 1 || p->reversal[i] || p->pad_lo[i] < 0)
+    int64_t reach = (p->kernel_spatial[i] - 1) * p->rhs_dilation[i];
+    if (transposed) {
+      if (p->stride[i] != 1 || p->pad_lo[i] > reach) return NULL;
+      flip->rev[i] = !p->reversal[i]; /* canonical rhs: spatial dims first */
+      any_flip |= flip->rev[i];
+    } else if (p->reversal[i] || p->pad_lo[i] < 0) {
       return NULL;
+    }
     d.in_spatial[i] = p->in_spatial[i];
     d.kernel_spatial[i] = p->kernel_spatial[i];
     d.out_spatial[i] = p->out_spatial[i];
-    d.stride[i] = p->stride[i];
-    d.pad_lo[i] = p->pad_lo[i];
+    d.stride[i] = transposed ? p->lhs_dilation[i] : p->stride[i];
+    d.pad_lo[i] = transposed ? reach - p->pad_lo[i] : p->pad_lo[i];
     d.dilation[i] = p->rhs_dilation[i];
     /* canonical lhs [N, S..., C], rhs [K..., Ci, O], out [N, P..., O] */
     d.src_strides[2 + i] = a->lhs.strides[1 + i];
@@ -316,6 +373,8 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   f->packed = NULL;
   f->bias = NULL;
   size_t wn = (size_t)count(&a->rhs);
+  f->flip = any_flip ? flip : NULL;
+  f->wbytes = wn * sizeof(float);
   const float* wconst = constant_weights(c, op, wn * sizeof(float));
   /* Constant weights fold the epilogue's leading affine steps (BN). */
   int64_t O = p->out_features;
@@ -350,12 +409,18 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   /* Constant weights: reorder once into the plan's arena. */
   if (wconst) {
     float* scaled = NULL;
-    if (folded) { /* w[..., o] * scale[o]; o's row-major stride */
-      int64_t so = a->rhs.strides[ns + 1];
+    if (folded || f->flip) {
       scaled = malloc(wn * sizeof(float) + 1);
       if (!scaled) return hlx_status_oom();
+      if (f->flip)
+        flip_weights(f->flip, wconst, scaled);
+      else
+        memcpy(scaled, wconst, wn * sizeof(float));
+    }
+    if (folded) { /* w[..., o] * scale[o]; o's row-major stride */
+      int64_t so = a->rhs.strides[ns + 1];
       for (size_t i = 0; i < wn; i++)
-        scaled[i] = wconst[i] * scale[(int64_t)i / so % O];
+        scaled[i] *= scale[(int64_t)i / so % O];
       f->bias = shift;
     }
     size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);

@@ -620,8 +620,13 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
     dil[i] = d->dilation[i] - 1;
     pl[i] = d->pad_lo[i];
     int64_t range = (d->kernel_spatial[i] - 1) * d->dilation[i] + 1;
-    pr[i] = (d->out_spatial[i] - 1) * d->stride[i] + range - d->in_spatial[i] -
-            d->pad_lo[i];
+    /* what the far side pads (oneDNN wants it given) */
+    int64_t small = d->transposed ? d->in_spatial[i] : d->out_spatial[i];
+    int64_t big = d->transposed ? d->out_spatial[i] : d->in_spatial[i];
+    pr[i] = (small - 1) * d->stride[i] + range - big - d->pad_lo[i];
+    if (pr[i] < 0)
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "oneDNN convolution: negative high padding");
   }
   wnd += ns;
   DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->src_user, 2 + ns, sd,
@@ -650,10 +655,19 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
              "bias descriptor");
   }
   dnnl_convolution_desc_t cd;
-  DNNL_TRY(dnnl_dilated_convolution_forward_desc_init(
-               &cd, dnnl_forward_inference, dnnl_convolution_direct, &sa, &wa,
-               d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl, pr),
-           "convolution descriptor");
+  dnnl_deconvolution_desc_t dcd;
+  if (d->transposed)
+    DNNL_TRY(dnnl_dilated_deconvolution_forward_desc_init(
+                 &dcd, dnnl_forward_inference, dnnl_deconvolution_direct, &sa,
+                 &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
+                 pr),
+             "deconvolution descriptor");
+  else
+    DNNL_TRY(dnnl_dilated_convolution_forward_desc_init(
+                 &cd, dnnl_forward_inference, dnnl_convolution_direct, &sa,
+                 &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
+                 pr),
+             "convolution descriptor");
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = user_scratchpad_attr();
   if (!attr) return hlx_status_oom();
@@ -670,7 +684,8 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   }
   omp_scope_t scope;
   scope_enter(&scope, d->threads);
-  dnnl_status_t s = dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL);
+  dnnl_status_t s = dnnl_primitive_desc_create(
+      &pd, d->transposed ? (const_dnnl_op_desc_t)&dcd : &cd, attr, eng, NULL);
   scope_leave(&scope, d->threads);
   dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return dnnl_error(s, "convolution descriptor");

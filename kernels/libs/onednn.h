@@ -108,6 +108,10 @@ const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
 typedef struct hlx_onednn_conv_desc_t {
   int32_t num_spatial;
   int32_t threads;
+  /* oneDNN's deconvolution (transposed convolution) instead: out position
+   * i * stride + k * dilation - pad_lo receives in[i] * w[k]; out_spatial
+   * is then the larger side. */
+  int32_t transposed;
   int32_t has_bias; /* a per-output-feature bias added before post-ops */
   int32_t num_post_ops;
   hlx_onednn_post_op_t post_ops[HLX_ONEDNN_MAX_POST_OPS];
