@@ -12,6 +12,7 @@
 
 #include "api/hlx.h"
 #include "api/internal.h"  // hlx_program_t::module, for hlx_module_equal
+#include "tests/api/api_testing.h"
 #include "graph/ir_equal.h"
 
 namespace hlx_test {
@@ -26,13 +27,6 @@ inline hlx_tensor_desc_t Desc(hlx_element_type_t t, std::vector<int64_t> dims) {
   d.rank = (int32_t)dims.size();
   for (size_t i = 0; i < dims.size(); i++) d.dims[i] = dims[i];
   return d;
-}
-
-// The message of s ("" for ok); releases s.
-inline std::string Msg(hlx_status_t s) {
-  std::string m = s ? hlx_status_get_message(s) : "";
-  hlx_status_release(s);
-  return m;
 }
 
 #define BOK(call) EXPECT_EQ(::hlx_test::Msg(call), "")

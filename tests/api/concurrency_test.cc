@@ -10,28 +10,18 @@
 #include <vector>
 
 #include "api/hlx.h"
+#include "tests/api/api_testing.h"
 
 namespace {
 
-struct Exe {
-  hlx_program_t* program = nullptr;
-  hlx_executable_t* exe = nullptr;
-  ~Exe() {
-    hlx_executable_destroy(exe);
-    hlx_program_destroy(program);
-  }
-};
+using Exe = hlx_test::Compiled;
 
-std::string Compile(const std::string& text, int32_t threads, Exe* e) {
-  hlx_status_t s = hlx_program_parse(text.data(), text.size(), "test.mlir", 1,
-                                     &e->program);
+// Compiles text for runs on `threads` threads.
+std::string CompileThreads(const std::string& text, int32_t threads, Exe* e) {
   hlx_compile_options_t o;
   hlx_compile_options_init(&o);
   o.num_threads = threads;
-  if (!s) s = hlx_executable_create(e->program, &o, &e->exe);
-  std::string msg = s ? hlx_status_get_message(s) : "";
-  hlx_status_release(s);
-  return msg;
+  return hlx_test::Compile(text, &o, e);
 }
 
 // Deterministic pseudo-random f32 parameters for every input of `e`.
@@ -76,8 +66,8 @@ std::vector<std::string> RunAll(hlx_executable_t* e,
 
 void ExpectSameOnOneAndTwoThreads(const std::string& text, int repeats) {
   Exe one, two;
-  ASSERT_EQ(Compile(text, 1, &one), "");
-  ASSERT_EQ(Compile(text, 2, &two), "");
+  ASSERT_EQ(CompileThreads(text, 1, &one), "");
+  ASSERT_EQ(CompileThreads(text, 2, &two), "");
   std::vector<hlx_buffer_t*> in = Inputs(one.exe);
   std::vector<std::string> want = RunAll(one.exe, in);
   ASSERT_FALSE(want.empty());
@@ -115,7 +105,7 @@ TEST(Concurrency, OneLibraryMatmulOnTwoClientThreadsMatchesSequential) {
       return %0 : tensor<33x79x1024xf32>
     })";
   Exe e;
-  ASSERT_EQ(Compile(text, 1, &e), "");
+  ASSERT_EQ(CompileThreads(text, 1, &e), "");
   std::vector<hlx_buffer_t*> in = Inputs(e.exe);
   std::vector<std::string> want = RunAll(e.exe, in);
   std::vector<std::string> got[2][10];
@@ -157,7 +147,7 @@ TEST(Concurrency, InlinedCallsMatchOneThread) {
 // operand itself, no task at all.
 TEST(Concurrency, InlinedIdentityCallReturnsItsOperand) {
   Exe e;
-  ASSERT_EQ(Compile(R"(
+  ASSERT_EQ(CompileThreads(R"(
     func.func @main(%a: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xf32>) {
       %0 = call @id(%a) : (tensor<5xf32>) -> tensor<5xf32>
       %1 = stablehlo.add %0, %a : tensor<5xf32>
@@ -183,7 +173,7 @@ TEST(Concurrency, InlinedIdentityCallReturnsItsOperand) {
 // and the run ends with a clear error at the nesting limit.
 TEST(Concurrency, RecursiveCallIsAnErrorNotAHang) {
   Exe e;
-  ASSERT_EQ(Compile(R"(
+  ASSERT_EQ(CompileThreads(R"(
     func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
       %0 = call @f(%a) : (tensor<2xf32>) -> tensor<2xf32>
       return %0 : tensor<2xf32>

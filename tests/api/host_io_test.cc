@@ -6,27 +6,12 @@
 #include <vector>
 
 #include "api/hlx.h"
+#include "tests/api/api_testing.h"
 
 namespace {
 
-struct Compiled {
-  hlx_program_t* program = nullptr;
-  hlx_executable_t* exe = nullptr;
-  ~Compiled() {
-    hlx_executable_destroy(exe);
-    hlx_program_destroy(program);
-  }
-};
-
-std::string Compile(const char* text, const hlx_compile_options_t* o,
-                    Compiled* c) {
-  hlx_status_t s =
-      hlx_program_parse(text, strlen(text), "t.mlir", 1, &c->program);
-  if (!s) s = hlx_executable_create(c->program, o, &c->exe);
-  std::string msg = s ? hlx_status_get_message(s) : "";
-  hlx_status_release(s);
-  return msg;
-}
+using hlx_test::Compile;
+using hlx_test::Compiled;
 
 // out[i] = in[i] * factor, factor taken from backend_config.
 hlx_status_t Scale(void* user, const void* const* in, int32_t nin,

@@ -42,20 +42,7 @@ std::string TensorType(const std::vector<int64_t>& dims, const char* t) {
   return s + t + ">";
 }
 
-struct Exe {
-  hlx_program_t* p = nullptr;
-  hlx_executable_t* e = nullptr;
-  ~Exe() {
-    hlx_executable_destroy(e);
-    hlx_program_destroy(p);
-  }
-  std::string Create(const std::string& text,
-                     const hlx_compile_options_t* o) {
-    std::string m = Msg(hlx_program_parse(text.data(), text.size(), "t.mlir",
-                                          1, &p));
-    return m.empty() ? Msg(hlx_executable_create(p, o, &e)) : m;
-  }
-};
+using Exe = hlx_test::Compiled;
 
 int64_t Count(const std::vector<int64_t>& dims) {
   int64_t n = 1;
@@ -88,7 +75,7 @@ void CheckScale(const std::vector<int64_t>& dims, const std::vector<int32_t>& in
     co.num_result_padded_dimensions = 1;
   }
   Exe x;
-  ASSERT_EQ(x.Create(text, &co), "");
+  ASSERT_EQ(hlx_test::Compile(text, &co, &x), "");
   int64_t n = Count(dims);
   // Logical element i has value i + 1; stored at its offset in `in`.
   std::vector<float> src(Count(in_pad.empty() ? dims : in_pad), -7777.0f);
@@ -104,7 +91,7 @@ void CheckScale(const std::vector<int64_t>& dims, const std::vector<int32_t>& in
             "");
   EXPECT_EQ(hlx_buffer_bytes(param), src.size() * sizeof(float));
   hlx_buffer_t* res = nullptr;
-  ASSERT_EQ(Msg(hlx_executable_run(x.e, &param, 1, &res, 1)), "");
+  ASSERT_EQ(Msg(hlx_executable_run(x.exe, &param, 1, &res, 1)), "");
   std::vector<int32_t> got(dims.size());
   hlx_buffer_minor_to_major(res, got.data());
   EXPECT_EQ(got, out);
@@ -154,7 +141,7 @@ const char* const kTwoResults = R"(
 // result 0's memory (hlx_buffer_bytes of it).
 std::vector<float> FirstResultMemory(const hlx_compile_options_t* co) {
   Exe x;
-  std::string m = x.Create(kTwoResults, co);
+  std::string m = hlx_test::Compile(kTwoResults, co, &x);
   EXPECT_EQ(m, "");
   if (!m.empty()) return {};
   hlx_tensor_desc_t d = hlx_test::Desc(hlx_element_type_from_name("f32"), {2, 3});
@@ -162,7 +149,7 @@ std::vector<float> FirstResultMemory(const hlx_compile_options_t* co) {
   hlx_buffer_t* in = nullptr;
   EXPECT_EQ(Msg(hlx_buffer_create(&d, v, &in)), "");
   hlx_buffer_t* out[2] = {};
-  EXPECT_EQ(Msg(hlx_executable_run(x.e, &in, 1, out, 2)), "");
+  EXPECT_EQ(Msg(hlx_executable_run(x.exe, &in, 1, out, 2)), "");
   std::vector<float> r;
   if (out[0]) {
     const float* p = static_cast<const float*>(hlx_buffer_data(out[0]));
@@ -217,7 +204,7 @@ TEST(Layout, PaddedDimensionsOverviewExample) {
   co.result_padded_dimensions = pads;
   co.num_result_padded_dimensions = 1;
   Exe x;
-  ASSERT_EQ(x.Create(text, &co), "");
+  ASSERT_EQ(hlx_test::Compile(text, &co, &x), "");
   const float P = -1.0f;  // padding the library must not read
   float mem[15] = {1, 4, P, 2, 5, P, 3, 6, P, P, P, P, P, P, P};
   hlx_buffer_options_t bo;
@@ -230,7 +217,7 @@ TEST(Layout, PaddedDimensionsOverviewExample) {
             "");
   EXPECT_EQ(hlx_buffer_bytes(in), sizeof mem);
   hlx_buffer_t* out = nullptr;
-  ASSERT_EQ(Msg(hlx_executable_run(x.e, &in, 1, &out, 1)), "");
+  ASSERT_EQ(Msg(hlx_executable_run(x.exe, &in, 1, &out, 1)), "");
   ASSERT_EQ(hlx_buffer_bytes(out), sizeof mem);
   const float* r = static_cast<const float*>(hlx_buffer_data(out));
   EXPECT_EQ(std::vector<float>(r, r + 15),
@@ -268,7 +255,7 @@ TEST(Layout, BadPaddingIsAnError) {
   co.num_result_padded_dimensions = 2;
   {
     Exe x;
-    std::string m = x.Create(text, &co);
+    std::string m = hlx_test::Compile(text, &co, &x);
     EXPECT_NE(m.find("padded_dimensions[0] = 1 is smaller than dimension 0's "
                      "size 3"),
               std::string::npos)
@@ -278,7 +265,7 @@ TEST(Layout, BadPaddingIsAnError) {
   co.num_result_padded_dimensions = 1;
   {
     Exe x;
-    std::string m = x.Create(text, &co);
+    std::string m = hlx_test::Compile(text, &co, &x);
     EXPECT_NE(m.find("result_padded_dimensions has 1 entries for 2 results"),
               std::string::npos)
         << m;
@@ -300,7 +287,7 @@ TEST(Layout, KernelsSeeRowMajor) {
       return %0 : tensor<2x2xf32>
     })";
   Exe x;
-  ASSERT_EQ(x.Create(text, nullptr), "");
+  ASSERT_EQ(hlx_test::Compile(text, nullptr, &x), "");
   // a = [[1,2,3],[4,5,6]] column-major: 1 4 2 5 3 6.
   float a_cm[6] = {1, 4, 2, 5, 3, 6};
   float b[6] = {1, 0, 0, 1, 1, 1};  // [[1,0],[0,1],[1,1]] row-major
@@ -316,7 +303,7 @@ TEST(Layout, KernelsSeeRowMajor) {
             "");
   ASSERT_EQ(Msg(hlx_buffer_create(&db, b, &in[1])), "");
   hlx_buffer_t* out = nullptr;
-  ASSERT_EQ(Msg(hlx_executable_run(x.e, in, 2, &out, 1)), "");
+  ASSERT_EQ(Msg(hlx_executable_run(x.exe, in, 2, &out, 1)), "");
   const float* r = static_cast<const float*>(hlx_buffer_data(out));
   // [[1+3, 2+3], [4+6, 5+6]]
   EXPECT_EQ(r[0], 4.0f);
@@ -343,7 +330,7 @@ TEST(Layout, ReplicatedRunsConvertEveryProcess) {
   co.result_layouts = layouts;
   co.num_result_layouts = 1;
   Exe x;
-  ASSERT_EQ(x.Create(text, &co), "");
+  ASSERT_EQ(hlx_test::Compile(text, &co, &x), "");
   hlx_tensor_desc_t d = hlx_test::Desc(hlx_element_type_from_name("i32"), {2, 2});
   int32_t v0[4] = {1, 2, 3, 4}, v1[4] = {10, 20, 30, 40};  // row-major
   hlx_buffer_t* in[2] = {};
@@ -353,7 +340,7 @@ TEST(Layout, ReplicatedRunsConvertEveryProcess) {
   bo.minor_to_major = cm;  // replica 1's parameter is column-major
   ASSERT_EQ(Msg(hlx_buffer_create_with_options(&d, v1, &bo, &in[1])), "");
   hlx_buffer_t* out[2] = {};
-  ASSERT_EQ(Msg(hlx_executable_run_replicated(x.e, in, 2, out, 2)), "");
+  ASSERT_EQ(Msg(hlx_executable_run_replicated(x.exe, in, 2, out, 2)), "");
   const int32_t* r0 = static_cast<const int32_t*>(hlx_buffer_data(out[0]));
   const int32_t* r1 = static_cast<const int32_t*>(hlx_buffer_data(out[1]));
   // Results column-major: logical [[2,4],[6,8]] -> 2 6 4 8.
@@ -396,7 +383,7 @@ TEST(Layout, BadLayoutsAreErrors) {
   co.num_result_layouts = 2;
   {
     Exe x;
-    m = x.Create(text, &co);
+    m = hlx_test::Compile(text, &co, &x);
     EXPECT_NE(m.find("minor_to_major is not a permutation of 0..0 (entry 0 "
                      "is 1)"),
               std::string::npos)
@@ -406,7 +393,7 @@ TEST(Layout, BadLayoutsAreErrors) {
   co.num_result_layouts = 1;
   {
     Exe x;
-    m = x.Create(text, &co);
+    m = hlx_test::Compile(text, &co, &x);
     EXPECT_NE(m.find("result_layouts has 1 entries for 2 results"),
               std::string::npos)
         << m;

@@ -9,28 +9,13 @@
 #include <vector>
 
 #include "api/hlx.h"
+#include "tests/api/api_testing.h"
 #include "tests/data_paths.h"
 
 namespace {
 
-// Owns the handles of one parsed+compiled program.
-struct Compiled {
-  hlx_program_t* program = nullptr;
-  hlx_executable_t* exe = nullptr;
-  ~Compiled() {
-    hlx_executable_destroy(exe);
-    hlx_program_destroy(program);
-  }
-};
-
-std::string Compile(const std::string& text, Compiled* c) {
-  hlx_status_t s = hlx_program_parse(text.data(), text.size(), "test.mlir", 1,
-                                     &c->program);
-  if (!s) s = hlx_executable_create(c->program, nullptr, &c->exe);
-  std::string msg = s ? hlx_status_get_message(s) : "";
-  hlx_status_release(s);
-  return msg;
-}
+using hlx_test::Compile;
+using hlx_test::Compiled;
 
 hlx_buffer_t* MakeF32(std::vector<int64_t> dims, const std::vector<float>& v) {
   hlx_tensor_desc_t d = {};
