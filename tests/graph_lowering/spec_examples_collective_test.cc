@@ -245,6 +245,39 @@ func.func @main() -> (tensor<ui32>, tensor<ui32>, tensor<ui32>, tensor<ui32>,
       tensor<ui32>, tensor<ui32>, tensor<ui32>, tensor<ui32>,
       tensor<ui32>, tensor<ui32>, tensor<ui32>, tensor<ui32>
 })"},
+    // The spec's async_start / async_done example (an all_gather in groups
+    // [[0, 2, 4, 6], [1, 3, 5, 7]]) prints no values: on 8 replicas where
+    // replica r holds r everywhere, each row gathers its group's ids.
+    {"async_start_async_done_0",
+     R"(func.func @f(%arg0: tensor<8x2xf32>) -> tensor<8x8xf32> {
+  %0 = "stablehlo.async_start"(%arg0) ({
+    %1 = "stablehlo.all_gather"(%arg0) {
+      all_gather_dim = 1 : i64,
+      replica_groups = dense<[[0, 2, 4, 6], [1, 3, 5, 7]]> : tensor<2x4xi64>
+    } : (tensor<8x2xf32>) -> tensor<8x8xf32>
+    "stablehlo.return"(%1) : (tensor<8x8xf32>) -> ()
+  }) : (tensor<8x2xf32>) -> !stablehlo.future<tensor<8x8xf32>>
+  %2 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<8x8xf32>>) -> tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}
+func.func @main() -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %o0 = stablehlo.constant dense<0.0> : tensor<8x2xf32>
+  %o1 = stablehlo.constant dense<1.0> : tensor<8x2xf32>
+  %o2 = stablehlo.constant dense<2.0> : tensor<8x2xf32>
+  %o3 = stablehlo.constant dense<3.0> : tensor<8x2xf32>
+  %o4 = stablehlo.constant dense<4.0> : tensor<8x2xf32>
+  %o5 = stablehlo.constant dense<5.0> : tensor<8x2xf32>
+  %o6 = stablehlo.constant dense<6.0> : tensor<8x2xf32>
+  %o7 = stablehlo.constant dense<7.0> : tensor<8x2xf32>
+  %r:8 = "interpreter.run_parallel"(%o0, %o1, %o2, %o3, %o4, %o5, %o6, %o7) {
+    programs = [[@f], [@f], [@f], [@f], [@f], [@f], [@f], [@f]]
+  } : (tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<8x2xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>)
+  %even = stablehlo.constant dense<[0.0, 0.0, 2.0, 2.0, 4.0, 4.0, 6.0, 6.0]> : tensor<8xf32>
+  %odd = stablehlo.constant dense<[1.0, 1.0, 3.0, 3.0, 5.0, 5.0, 7.0, 7.0]> : tensor<8xf32>
+  %e0 = stablehlo.broadcast_in_dim %even, dims = [1] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %e1 = stablehlo.broadcast_in_dim %odd, dims = [1] : (tensor<8xf32>) -> tensor<8x8xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %e0, %e1, %e0, %e1, %e0, %e1, %e0, %e1 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+})"},
 };
 
 HLX_SPEC_EXAMPLES_TEST(CollectiveExamples, kExamples);

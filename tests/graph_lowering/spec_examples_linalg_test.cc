@@ -121,6 +121,37 @@ const hlx_spec_examples::Example kExamples[] = {
   %expected1 = stablehlo.constant dense<[ [9236835810183407956, 16087790271692313299], [18212823393184779219, 2658481902456610144] ]> : tensor<2x2xui64>
   return %output_state, %output, %expected0, %expected1 : tensor<2xui64>, tensor<2x2xui64>, tensor<2xui64>, tensor<2x2xui64>
 })"},
+    // The spec writes input_spatial_dimensions = [0, 1], which repeats the
+    // batch dimension (C13; the verifier rejects it): [1, 2], as in the
+    // convolution example whose result this is.
+    {"dynamic_conv_0",
+     R"(func.func @main() -> (tensor<1x2x2x1xi64>, tensor<1x2x2x1xi64>) {
+  %lhs = stablehlo.constant dense<[[[[1], [2], [5], [6]], [[3], [4], [7], [8]], [[10], [11], [14], [15]], [[12], [13], [16], [17]]]]> : tensor<1x4x4x1xi64>
+  %rhs = stablehlo.constant dense<1> : tensor<3x3x1x1xi64>
+  %padding = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>
+  %result = "stablehlo.dynamic_conv"(%lhs, %rhs, %padding) {
+    window_strides = array<i64: 4, 4>,
+    lhs_dilation = array<i64: 2, 2>,
+    rhs_dilation = array<i64: 1, 1>,
+    window_reversal = array<i1: false, false>,
+    dimension_numbers = #stablehlo.conv<raw
+      input_batch_dimension = 0,
+      input_feature_dimension = 3,
+      input_spatial_dimensions = [1, 2],
+      kernel_input_feature_dimension = 2,
+      kernel_output_feature_dimension = 3,
+      kernel_spatial_dimensions = [0, 1],
+      output_batch_dimension = 0,
+      output_feature_dimension = 3,
+      output_spatial_dimensions = [1, 2]
+    >,
+    feature_group_count = 1 : i64,
+    batch_group_count = 1 : i64,
+    precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]
+  } : (tensor<1x4x4x1xi64>, tensor<3x3x1x1xi64>, tensor<2x2xi64>) -> tensor<1x2x2x1xi64>
+  %expected0 = stablehlo.constant dense<[[[[1], [5]], [[10], [14]]]]> : tensor<1x2x2x1xi64>
+  return %result, %expected0 : tensor<1x2x2x1xi64>, tensor<1x2x2x1xi64>
+})"},
 };
 
 HLX_SPEC_EXAMPLES_TEST(LinalgExamples, kExamples);
