@@ -291,6 +291,46 @@ static hlx_lower_fn elementwise_fn(hlx_opcode_t code) {
   return NULL;
 }
 
+/* add's quantized rules (C2)-(C7): every value quantized alike. */
+static hlx_status_t check_quantized_add(const hlx_op_t* op) {
+  if (op->num_operands != 2 || op->num_results != 1) return NULL;
+  const hlx_type_t* v[3] = {op->operands[0]->type, op->operands[1]->type,
+                            op->results[0]->type};
+  static const char* const kNames[3] = {"lhs", "rhs", "result"};
+  for (int i = 0; i < 3; i++)
+    if (v[i]->kind != HLX_TYPE_TENSOR || !v[i]->quant)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C2) %s is not quantized: lhs, rhs and result must "
+                          "all be",
+                          kNames[i]);
+  const hlx_quant_t *l = v[0]->quant, *r = v[1]->quant, *o = v[2]->quant;
+  if (l->storage != o->storage || r->storage != o->storage)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) storage types %s, %s and %s differ",
+                        hlx_dtype_name(l->storage), hlx_dtype_name(r->storage),
+                        hlx_dtype_name(o->storage));
+  if (l->expressed != o->expressed || r->expressed != o->expressed)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) expressed types %s, %s and %s differ",
+                        hlx_dtype_name(l->expressed),
+                        hlx_dtype_name(r->expressed),
+                        hlx_dtype_name(o->expressed));
+  bool lax = l->quantized_dimension >= 0, rax = r->quantized_dimension >= 0;
+  if ((lax || rax) != (o->quantized_dimension >= 0))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C5) the result is per-axis quantized iff lhs or rhs "
+                        "is");
+  if (lax && l->quantized_dimension != o->quantized_dimension)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C6) quantization_dimension(lhs) = %d, result's = %d",
+                        l->quantized_dimension, o->quantized_dimension);
+  if (rax && r->quantized_dimension != o->quantized_dimension)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C7) quantization_dimension(rhs) = %d, result's = %d",
+                        r->quantized_dimension, o->quantized_dimension);
+  return NULL;
+}
+
 static hlx_status_t lower_maybe_quantized(hlx_lower_ctx_t* c,
                                           const hlx_op_t* op) {
   bool any_q = false;
@@ -305,6 +345,7 @@ static hlx_status_t lower_maybe_quantized(hlx_lower_ctx_t* c,
                           "unsupported: no kernel for this op yet");
     return fn(c, op);
   }
+  if (op->code == HLX_OP_ADD) HLX_RETURN_IF_ERROR(check_quantized_add(op));
   int u = q_unary_of(op->code), b = q_binary_of(op->code);
   int32_t want = u >= 0 ? 1 : 2;
   if (u < 0 && b < 0)

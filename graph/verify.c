@@ -100,6 +100,8 @@ static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
                         nin, nout, op->num_operands, op->num_results);
   if (op->code == HLX_OP_DOT_GENERAL)
     HLX_RETURN_IF_ERROR(hlx_verify_dot_general(op));
+  if (op->code == HLX_OP_CONVOLUTION || op->code == HLX_OP_DYNAMIC_CONV)
+    HLX_RETURN_IF_ERROR(hlx_verify_conv_quant(op));
   HLX_RETURN_IF_ERROR(hlx_verify_collective(op));
   if (op->code == HLX_OP_FUNC_CALL)
     HLX_RETURN_IF_ERROR(verify_call(m, op, "callee", NULL));

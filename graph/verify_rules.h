@@ -1,7 +1,8 @@
 /* Op rules (the spec's Constraints) checked by the verifier before
  * lowering, for op families whose lowering files are busy with kernels:
- * dot_general (graph/verify_dot.c) and the collectives
- * (graph/verify_collective.c). Each error names the op and the rule. */
+ * dot_general (graph/verify_dot.c), the collectives
+ * (graph/verify_collective.c) and convolution's quantization rules
+ * (graph/verify_conv.c). Each error names the op and the rule. */
 #ifndef HLX_GRAPH_VERIFY_RULES_H_
 #define HLX_GRAPH_VERIFY_RULES_H_
 
@@ -9,5 +10,7 @@
 
 hlx_status_t hlx_verify_dot_general(const hlx_op_t* op) HLX_MUST_USE;
 hlx_status_t hlx_verify_collective(const hlx_op_t* op) HLX_MUST_USE;
+/* convolution and dynamic_conv (graph/verify_conv.c). */
+hlx_status_t hlx_verify_conv_quant(const hlx_op_t* op) HLX_MUST_USE;
 
 #endif /* HLX_GRAPH_VERIFY_RULES_H_ */

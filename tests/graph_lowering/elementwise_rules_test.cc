@@ -269,4 +269,30 @@ const hlx_rules::Case kSelectClamp[] = {
 
 HLX_RULES_TEST(SelectClampRules, kSelectClamp);
 
+// add on quantized tensor<2x2x...> values: one test per rule (C2)-(C7).
+#define QADD(l, r, o)                                                         \
+  "func.func @main(%a: tensor<2x2x" l ">, %b: tensor<2x2x" r ">) -> "        \
+  "tensor<2x2x" o "> {\n  %0 = \"stablehlo.add\"(%a, %b) : (tensor<2x2x" l   \
+  ">, tensor<2x2x" r ">) -> tensor<2x2x" o ">\n  return %0 : tensor<2x2x" o \
+  "> }"
+#define QT "!quant.uniform<i8:f32, 0.5:0>"
+#define QAX(d) "!quant.uniform<i8:f32:" d ", {0.5, 0.5}>"
+
+const hlx_rules::Case kQuantizedAdd[] = {
+    {"Add_C2_AllQuantized", QADD(QT, "f32", QT), "stablehlo.add",
+     "(C2) rhs is not quantized"},
+    {"Add_C3_StorageTypes", QADD(QT, "!quant.uniform<i16:f32, 0.5:0>", QT),
+     "stablehlo.add", "(C3) storage types i8, i16 and i8 differ"},
+    {"Add_C4_ExpressedTypes", QADD(QT, QT, "!quant.uniform<i8:f16, 0.5:0>"),
+     "stablehlo.add", "(C4) expressed types f32, f32 and f16 differ"},
+    {"Add_C5_PerAxisResult", QADD(QAX("0"), QT, QT), "stablehlo.add",
+     "(C5) the result is per-axis quantized iff lhs or rhs is"},
+    {"Add_C6_LhsQuantizationDimension", QADD(QAX("0"), QT, QAX("1")),
+     "stablehlo.add", "(C6) quantization_dimension(lhs) = 0, result's = 1"},
+    {"Add_C7_RhsQuantizationDimension", QADD(QT, QAX("1"), QAX("0")),
+     "stablehlo.add", "(C7) quantization_dimension(rhs) = 1, result's = 0"},
+};
+
+HLX_RULES_TEST(QuantizedAddRules, kQuantizedAdd);
+
 }  // namespace

@@ -51,6 +51,17 @@ using hlx_rules::Case;
 
 #define DN1 "[b, 0, f]x[0, i, o]->[b, 0, f]"
 
+// convolution of quantized tensor<1x4x1x`l`> by tensor<3x1x1x`k`> into
+// tensor<1x2x1x`o`> with DN1 (kernel output feature dim 2, output feature
+// dim 2).
+#define QCONV(l, k, o)                                                       \
+  "func.func @main(%a: tensor<1x4x1x" l ">, %k: tensor<3x1x1x" k ">) -> "    \
+  "tensor<1x2x1x" o "> {\n  %r = \"stablehlo.convolution\"(%a, %k) "        \
+  "{dimension_numbers = #stablehlo.conv<" DN1 ">} : (tensor<1x4x1x" l       \
+  ">, tensor<3x1x1x" k ">) -> tensor<1x2x1x" o ">\n  return %r : "          \
+  "tensor<1x2x1x" o "> }"
+#define Q8 "!quant.uniform<i8:f32, 0.5:0>"
+
 const Case kCases[] = {
     {"reduce_init_count",
      "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
@@ -189,6 +200,23 @@ const Case kCases[] = {
          "output_spatial_dimensions = [1]",
          "", "1x2x1xf32"),
      "stablehlo.convolution", "(C20)"},
+    {"Convolution_C29_RhsQuantizationDimension",
+     QCONV(Q8, "!quant.uniform<i8:f32:0, {0.5, 0.5, 0.5}>", Q8),
+     "stablehlo.convolution",
+     "(C29) quantization_dimension(rhs) = 0 must be "
+     "kernel_output_feature_dimension 2"},
+    {"Convolution_C30_ResultQuantizationDimension",
+     QCONV(Q8, "!quant.uniform<i8:f32:2, {0.5}>",
+           "!quant.uniform<i8:f32:1, {0.5, 0.5}>"),
+     "stablehlo.convolution",
+     "(C30) quantization_dimension(result) = 1 must be "
+     "output_feature_dimension 2"},
+    {"Convolution_C32_ExpressedTypes",
+     QCONV(Q8, Q8, "!quant.uniform<i8:f16, 0.5:0>"), "stablehlo.convolution",
+     "(C32) expressed types f32 (lhs), f32 (rhs) and f16 (result) differ"},
+    {"Convolution_C33_PerTensorRhsPerAxisResult",
+     QCONV(Q8, Q8, "!quant.uniform<i8:f32:2, {0.5}>"), "stablehlo.convolution",
+     "(C33) a per-tensor quantized rhs needs a per-tensor quantized result"},
 };
 
 HLX_RULES_TEST(WindowReduce, kCases);
@@ -206,7 +234,7 @@ TEST(DynamicConvRules, ConvolutionRulesHoldForDynamicConv) {
     EXPECT_NE(msg.find(c.rule), std::string::npos) << c.name << ": " << msg;
     n++;
   }
-  EXPECT_EQ(n, 12);
+  EXPECT_EQ(n, 16);
 }
 
 }  // namespace
