@@ -501,6 +501,23 @@ static hlx_status_t lower_async_start(hlx_lower_ctx_t* c, const hlx_op_t* op) {
                           "slice, not %s",
                           r->blocks[0]->ops[0]->name);
   }
+  /* (C3) the body's op takes async_start's operands; (C4) its results are
+   * the future's. */
+  const hlx_op_t* inner = r->blocks[0]->ops[0];
+  bool args_ok = inner->num_operands == op->num_operands;
+  for (int32_t i = 0; args_ok && i < op->num_operands; i++)
+    args_ok = hlx_type_equal(inner->operands[i]->type, op->operands[i]->type);
+  if (!args_ok)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C3) the body's op must take async_start's operands");
+  const hlx_type_t* fut = op->results[0]->type;
+  bool res_ok = inner->num_results == fut->num_elems;
+  for (int32_t i = 0; res_ok && i < inner->num_results; i++)
+    res_ok = hlx_type_equal(inner->results[i]->type, fut->elems[i]);
+  if (!res_ok)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C4) the future's types differ from the body op's "
+                        "results");
   async_args_t* a = hlx_lower_alloc(c, sizeof(*a));
   if (!a) return hlx_status_oom();
   int32_t cap = 0, nin = 0;
@@ -524,7 +541,7 @@ static hlx_status_t lower_async_done(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (!f || f->kind != HLX_TYPE_TUPLE || !f->is_future ||
       f->num_elems != op->num_results)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "takes one future and returns its %d values",
+                        "(C1) takes one future and returns its %d values",
                         f ? f->num_elems : 0);
   hlx_value_slots_t s;
   HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[0], &s));
@@ -533,7 +550,8 @@ static hlx_status_t lower_async_done(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     const hlx_type_t* t = op->results[i]->type;
     if (!hlx_type_equal(t, f->elems[i]))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "result #%d's type differs from the future's", i);
+                          "(C1) result #%d's type differs from the future's",
+                          i);
     int32_t n = count_leaves(t);
     hlx_value_slots_t part = {n, s.slots + k};
     HLX_RETURN_IF_ERROR(hlx_lower_alias(c, op->results[i], &part));

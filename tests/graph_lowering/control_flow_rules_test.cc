@@ -7,6 +7,19 @@ namespace {
 
 using hlx_rules::Case;
 
+#define SLICE_ATTRS                                                         \
+  "{start_indices = array<i64: 1, 1>, limit_indices = array<i64: 2, 4>, "  \
+  "strides = array<i64: 1, 2>}"
+
+// async_start(`args`: `arg_types`) with `body` (the ops and return),
+// a future of `fut`, awaited into `res`.
+#define ASYNC(body, args, arg_types, fut, res)                               \
+  "func.func @main(%x: tensor<2x4xf32>) -> " res " {\n"                      \
+  "  %0 = \"stablehlo.async_start\"(" args ") ({\n    " body "\n"            \
+  "  }) : (" arg_types ") -> !stablehlo.future<" fut ">\n"                   \
+  "  %9 = \"stablehlo.async_done\"(%0) : (!stablehlo.future<" fut ">) -> "   \
+  res "\n  return %9 : " res " }"
+
 const Case kCases[] = {
     {"while_result_types",
      R"(func.func @main(%a: tensor<i32>, %p: tensor<i1>) -> tensor<f32> {
@@ -63,6 +76,37 @@ const Case kCases[] = {
        %0 = "stablehlo.get_tuple_element"(%t) {index = 0 : i32} : (tuple<tensor<f32>>) -> tensor<i32>
        return %0 : tensor<i32> })",
      "stablehlo.get_tuple_element", "(C2) result type differs from tuple element #0"},
+    {"AsyncStart_C1_SingleOperation",
+     ASYNC("%1 = \"stablehlo.slice\"(%x) " SLICE_ATTRS " : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+           "    %2 = stablehlo.negate %1 : tensor<1x2xf32>\n"
+           "    \"stablehlo.return\"(%2) : (tensor<1x2xf32>) -> ()",
+           "%x", "tensor<2x4xf32>", "tensor<1x2xf32>", "tensor<1x2xf32>"),
+     "stablehlo.async_start", "(C1) body must contain a single operation"},
+    {"AsyncStart_C2_CollectiveOrSlice",
+     ASYNC("%1 = stablehlo.negate %x : tensor<2x4xf32>\n"
+           "    \"stablehlo.return\"(%1) : (tensor<2x4xf32>) -> ()",
+           "%x", "tensor<2x4xf32>", "tensor<2x4xf32>", "tensor<2x4xf32>"),
+     "stablehlo.async_start", "(C2) the body's op must be a collective or a slice"},
+    {"AsyncStart_C3_Arguments",
+     ASYNC("%1 = \"stablehlo.slice\"(%x) " SLICE_ATTRS " : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+           "    \"stablehlo.return\"(%1) : (tensor<1x2xf32>) -> ()",
+           "%x, %x", "tensor<2x4xf32>, tensor<2x4xf32>", "tensor<1x2xf32>",
+           "tensor<1x2xf32>"),
+     "stablehlo.async_start", "(C3) the body's op must take async_start's operands"},
+    {"AsyncStart_C4_FutureType",
+     ASYNC("%1 = \"stablehlo.slice\"(%x) " SLICE_ATTRS " : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+           "    \"stablehlo.return\"(%1) : (tensor<1x2xf32>) -> ()",
+           "%x", "tensor<2x4xf32>", "tensor<1x2xf64>", "tensor<1x2xf64>"),
+     "stablehlo.async_start", "(C4) the future's types differ"},
+    {"AsyncDone_C1_ResultType",
+     "func.func @main(%x: tensor<2x4xf32>) -> tensor<1x2xf64> {\n"
+     "  %0 = \"stablehlo.async_start\"(%x) ({\n"
+     "    %1 = \"stablehlo.slice\"(%x) " SLICE_ATTRS " : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+     "    \"stablehlo.return\"(%1) : (tensor<1x2xf32>) -> ()\n"
+     "  }) : (tensor<2x4xf32>) -> !stablehlo.future<tensor<1x2xf32>>\n"
+     "  %2 = \"stablehlo.async_done\"(%0) : (!stablehlo.future<tensor<1x2xf32>>) -> tensor<1x2xf64>\n"
+     "  return %2 : tensor<1x2xf64> }",
+     "stablehlo.async_done", "(C1) result #0's type differs from the future's"},
 };
 
 HLX_RULES_TEST(ControlFlow, kCases);

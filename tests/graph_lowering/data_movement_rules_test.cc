@@ -208,6 +208,18 @@ const Case kCases[] = {
      "stablehlo.dynamic_reshape", "(C2) operand has 6 elements, result 5"},
     {"DynamicReshape_C4_OutputShapeSize", DRESHAPE("6xf32", "2"),
      "stablehlo.dynamic_reshape", "(C4) output_shape has 2 entries, result rank is 1"},
+    {"DynamicBroadcastInDim_C6_QuantizationDimension",
+     "func.func @main(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>, %s: tensor<2xi64>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>> {\n"
+     "  %0 = \"stablehlo.dynamic_broadcast_in_dim\"(%a, %s) {broadcast_dimensions = array<i64: 1>} : "
+     "(tensor<2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>, tensor<2xi64>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>\n"
+     "  return %0 : tensor<2x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>> }",
+     "stablehlo.dynamic_broadcast_in_dim", "(C6) quantization_dimension(result) = 0"},
+    {"DynamicReshape_C3_QuantizationDimension",
+     "func.func @main(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>, %s: tensor<2xi64>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>> {\n"
+     "  %0 = \"stablehlo.dynamic_reshape\"(%a, %s) : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>, tensor<2xi64>) -> "
+     "tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>\n"
+     "  return %0 : tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>> }",
+     "stablehlo.dynamic_reshape", "(C3) the quantized dimension must keep its size"},
     {"DynamicIota_C1_IotaDimension", DIOTA("4, 5", "2", "2", "4x5xf32"),
      "stablehlo.dynamic_iota", "(C1) iota_dimension 2 is out of range"},
     {"DynamicIota_C2_OutputShapeSize", DIOTA("4, 5, 6", "3", "0", "4x5xf32"),

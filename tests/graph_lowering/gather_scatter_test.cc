@@ -127,6 +127,19 @@ std::string DynGather(const std::string& sizes_decl, const std::string& sizes_ty
          "\n  return %0 : " + result + " }";
 }
 
+// dynamic_gather of tensor<3x4x2xi32> by tensor<2x3x2xi32> with dimension
+// numbers `dn` and constant slice sizes `sizes` (3 entries).
+std::string DynGatherDn(const std::string& dn, const std::string& sizes,
+                        const std::string& result = "tensor<2x3x2x2xi32>") {
+  return "func.func @main(%a: tensor<3x4x2xi32>, %i: tensor<2x3x2xi32>) -> " +
+         result + " {\n  %s = stablehlo.constant dense<[" + sizes +
+         "]> : tensor<3xi64>\n  %0 = \"stablehlo.dynamic_gather\"(%a, %i, %s) "
+         "{\n    dimension_numbers = #stablehlo.gather<" + dn +
+         ">,\n    indices_are_sorted = false\n  } : (tensor<3x4x2xi32>, "
+         "tensor<2x3x2xi32>, tensor<3xi64>) -> " + result +
+         "\n  return %0 : " + result + " }";
+}
+
 const char* G = "stablehlo.gather";
 const char* S = "stablehlo.scatter";
 const char* DG = "stablehlo.dynamic_gather";
@@ -301,6 +314,56 @@ std::vector<Case> Cases() {
       {"Gather_C16_BatchingSizes", BatchGather(BDn("[0]", "[]")), G,
        "(C16) size(operand_batching_dims) 1 != "
        "size(start_indices_batching_dims) 0"},
+      {"DynamicGather_C1_OperandRank",
+       DynGatherDn("offset_dims = [2, 3], start_index_map = [1, 0], "
+                   "index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C1) operand rank 3"},
+      {"DynamicGather_C2_IndexVectorDim",
+       DynGatherDn("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                   "start_index_map = [1, 0], index_vector_dim = 4",
+                   "1, 2, 2"),
+       DG, "(C2) index_vector_dim 4"},
+      {"DynamicGather_C3_StartIndexMapSize",
+       DynGatherDn("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                   "start_index_map = [1], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C3) size(start_index_map) 1"},
+      {"DynamicGather_C4_OffsetDimsSorted",
+       DynGatherDn("offset_dims = [3, 2], collapsed_slice_dims = [0], "
+                   "start_index_map = [1, 0], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C4) offset_dims is not sorted"},
+      {"DynamicGather_C5_OffsetDimsRange",
+       DynGatherDn("offset_dims = [2, 4], collapsed_slice_dims = [0], "
+                   "start_index_map = [1, 0], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C5) offset_dims[1] = 4"},
+      {"DynamicGather_C6_CollapsedSorted",
+       DynGatherDn("offset_dims = [2], collapsed_slice_dims = [1, 0], "
+                   "start_index_map = [1, 0], index_vector_dim = 2",
+                   "1, 1, 2", "tensor<2x3x2xi32>"),
+       DG, "(C6) collapsed_slice_dims is not sorted"},
+      {"DynamicGather_C7_CollapsedRange",
+       DynGatherDn("offset_dims = [2, 3], collapsed_slice_dims = [3], "
+                   "start_index_map = [1, 0], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C7) collapsed_slice_dims[0] = 3"},
+      {"DynamicGather_C9_StartIndexMapUnique",
+       DynGatherDn("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                   "start_index_map = [1, 1], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C9) start_index_map has repeated entry 1"},
+      {"DynamicGather_C10_StartIndexMapRange",
+       DynGatherDn("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+                   "start_index_map = [1, 3], index_vector_dim = 2",
+                   "1, 2, 2"),
+       DG, "(C10) start_index_map[1] = 3"},
+      {"DynamicGather_C12_SliceSizesRange", DynGatherDn(kDn, "1, 5, 2"), DG,
+       "(C12) slice_sizes[1] = 5"},
+      {"DynamicGather_C14_ResultElementType",
+       DynGatherDn(kDn, "1, 2, 2", "tensor<2x3x2x2xi64>"), DG,
+       "(C14) result element type"},
       {"Scatter_C3_UpdatesShapes",
        TwoInputScatter("%u, %v", "tensor<1xi32>, tensor<2xi32>"), S,
        "(C3) updates #0 and #1 have different shapes"},
