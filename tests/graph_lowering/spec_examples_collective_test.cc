@@ -278,6 +278,36 @@ func.func @main() -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<
   %e1 = stablehlo.broadcast_in_dim %odd, dims = [1] : (tensor<8xf32>) -> tensor<8x8xf32>
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %e0, %e1, %e0, %e1, %e0, %e1, %e0, %e1 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
 })"},
+    // The spec's send / recv / after_all examples print no values: process
+    // 0 sends its operand (after_all joining two tokens, as in after_all's
+    // example) to process 1, which receives it.
+    {"send_recv_after_all_0",
+     R"(func.func @sender(%operand: tensor<2x2xi64>, %input0: !stablehlo.token, %input1: !stablehlo.token) -> !stablehlo.token {
+  %token = "stablehlo.after_all"(%input0, %input1) : (!stablehlo.token, !stablehlo.token) -> !stablehlo.token
+  %result = "stablehlo.send"(%operand, %token) {
+    channel_handle = #stablehlo.channel_handle<handle = 0, type = 1>,
+    is_host_transfer = false,
+    source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (tensor<2x2xi64>, !stablehlo.token) -> !stablehlo.token
+  return %result : !stablehlo.token
+}
+func.func @receiver(%token: !stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token) {
+  %results0, %results1 = "stablehlo.recv"(%token) {
+    channel_handle = #stablehlo.channel_handle<handle = 0, type = 1>,
+    is_host_transfer = false,
+    source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (!stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token)
+  return %results0, %results1 : tensor<2x2xi64>, !stablehlo.token
+}
+func.func @main() -> (tensor<2x2xi64>, tensor<2x2xi64>) {
+  %operand = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %t = stablehlo.after_all : !stablehlo.token
+  %r:3 = "interpreter.run_parallel"(%operand, %t, %t, %t) {
+    programs = [[@sender], [@receiver]]
+  } : (tensor<2x2xi64>, !stablehlo.token, !stablehlo.token, !stablehlo.token) ->
+      (!stablehlo.token, tensor<2x2xi64>, !stablehlo.token)
+  return %r#1, %operand : tensor<2x2xi64>, tensor<2x2xi64>
+})"},
 };
 
 HLX_SPEC_EXAMPLES_TEST(CollectiveExamples, kExamples);
