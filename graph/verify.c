@@ -68,6 +68,8 @@ static hlx_status_t verify_call(const hlx_module_t* m, const hlx_op_t* op,
   if (!f)
     return hlx_op_error(op, HLX_STATUS_NOT_FOUND, "%sno function named @%s",
                         r_def, callee->str);
+  if (!f->body || f->body->num_blocks != 1)
+    return NULL; /* hlx_verify_module names the bodiless function */
   if (f->num_args != op->num_operands)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "%s@%s takes %d arguments, the op has %d operands",

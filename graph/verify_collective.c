@@ -97,8 +97,9 @@ static bool promotable(hlx_dtype_t from, hlx_dtype_t to) {
  * types promotable to E; results have element type E (result_rule). */
 static hlx_status_t check_computation(const hlx_op_t* op, int32_t n,
                                       int rule, int result_rule) {
-  if (op->num_regions < 1 || op->regions[0]->num_blocks != 1)
-    return NULL; /* the lowering names a missing region */
+  if (op->num_regions < 1 || op->regions[0]->num_blocks != 1 ||
+      op->regions[0]->blocks[0]->num_ops < 1)
+    return NULL; /* the lowering / region checks name these */
   const hlx_block_t* b = op->regions[0]->blocks[0];
   const hlx_op_t* ret = b->ops[b->num_ops - 1];
   const hlx_type_t* e = b->num_args == 2 ? b->args[0]->type : NULL;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes RULES_COVERAGE.md: for each op of the StableHLO spec, the
 Constraints (C1..Cn) that a negative test in tests/graph_lowering checks and
-the ones none does.
+the ones none does, then the ops whose spec Example no test reproduces.
 
 A test counts for (op, rule) when its expected message names the op and
 "(Cn)" (the *_rules_test tables and the gather/scatter, window, sort, rng
@@ -27,6 +27,58 @@ NOT_STATIC = {
     ("reduce_scatter", "C4"): "defines size(replica_groups): run time",
     ("collective_broadcast", "C6"): "root operand value: checked when the op runs",
 }
+
+
+# Spec examples reproduced by tests outside the spec_examples_* tables.
+OTHER_EXAMPLES = {
+    "rng_bit_generator": "rng_linalg_test RngRun.ThreeFrySpecExample",
+    "cholesky": "rng_linalg_test LinalgRun.CholeskySpecExampleAndTriangularSolve",
+    "batch_norm_grad": "rng_linalg_test LinalgRun.BatchNormSpecExamples",
+    "batch_norm_inference": "rng_linalg_test LinalgRun.BatchNormSpecExamples",
+    "batch_norm_training": "rng_linalg_test LinalgRun.BatchNormSpecExamples",
+    "uniform_quantize": "rng_linalg_test QuantRun.SpecExamplesAndQuantizedAdd",
+    "uniform_dequantize": "rng_linalg_test QuantRun.SpecExamplesAndQuantizedAdd",
+}
+# Spec examples no test reproduces, with the reason.
+NO_EXAMPLE_TEST = {
+    "rng": "its printed values are implementation-defined",
+    "outfeed": "prints no values (draining: tests/api/host_io_test)",
+}
+
+
+def spec_examples(path):
+    ops, cur = set(), None
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("### "):
+            name = line[4:].strip()
+            cur = name if re.fullmatch(r"[a-z_0-9]+", name) else None
+        elif cur and line.startswith("#### Example"):
+            ops.add(cur)
+    return ops
+
+
+def segment(name, ops):
+    """The ops whose names joined by "_" give `name` ("async_start_async_done"
+    -> [async_start, async_done]), or None."""
+    if name in ops:
+        return [name]
+    for op in ops:
+        if name.startswith(op + "_"):
+            rest = segment(name[len(op) + 1:], ops)
+            if rest:
+                return [op] + rest
+    return None
+
+
+def example_tests(ops):
+    """op -> the spec_examples cases that run its example."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(HERE, "spec_examples_*.cc"))):
+        src = open(path, encoding="utf-8").read()
+        for m in re.finditer(r'^    \{"([a-z_0-9]+)_\d+",', src, re.M):
+            for op in segment(m.group(1), ops) or []:
+                found.setdefault(op, []).append(m.group(1))
+    return found
 
 
 def spec_rules(path):
@@ -124,6 +176,19 @@ def main():
             u.append(r + (" (%s)" % why if why else ""))
         out.write("| %s | %d | %s | %s |\n" % (op, len(rs), " ".join(t) or "-",
                                                ", ".join(u) or "-"))
+    with_example = spec_examples(SPEC)
+    found = example_tests(with_example)
+    missing = sorted(op for op in with_example
+                     if op not in found and op not in OTHER_EXAMPLES)
+    out.write("\n## Spec examples\n\n%d of %d ops with an Example in the "
+              "spec have it reproduced (spec_examples_*_test, or the tests "
+              "named in rules_coverage.py's OTHER_EXAMPLES).\n"
+              % (len(with_example) - len(missing), len(with_example)))
+    if missing:
+        out.write("\nNot reproduced:\n\n")
+        for op in missing:
+            out.write("- %s%s\n" % (op, ": " + NO_EXAMPLE_TEST[op]
+                                     if op in NO_EXAMPLE_TEST else ""))
 
 
 if __name__ == "__main__":

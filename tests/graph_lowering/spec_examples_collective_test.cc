@@ -1,5 +1,5 @@
-// Spec examples of the collectives, run on the spec's processes with
-// interpreter.run_parallel: each process gets the spec's %operand@(r, p),
+// Spec examples of the collectives (and of infeed, send/recv), run on the
+// spec's processes with interpreter.run_parallel: each process gets the spec's %operand@(r, p),
 // and the results of every process are compared with the spec's
 // %result@(r, p) bytewise (see spec_example_harness.h).
 #include "tests/graph_lowering/spec_example_harness.h"
@@ -307,6 +307,35 @@ func.func @main() -> (tensor<2x2xi64>, tensor<2x2xi64>) {
   } : (tensor<2x2xi64>, !stablehlo.token, !stablehlo.token, !stablehlo.token) ->
       (!stablehlo.token, tensor<2x2xi64>, !stablehlo.token)
   return %r#1, %operand : tensor<2x2xi64>, tensor<2x2xi64>
+})"},
+    // infeed's queue as interpreter.run_parallel's infeed functions.
+    {"infeed_0",
+     R"(func.func @f(%token: !stablehlo.token) -> (tensor<2x2xi64>, tensor<2x2xi64>) {
+  %results0:2 = "stablehlo.infeed"(%token) {
+    infeed_config = ""
+  } : (!stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token)
+  %results1:2 = "stablehlo.infeed"(%token) {
+    infeed_config = ""
+  } : (!stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token)
+  return %results0#0, %results1#0 : tensor<2x2xi64>, tensor<2x2xi64>
+}
+func.func @queue0() -> tensor<2x2xi64> {
+  %0 = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+func.func @queue1() -> tensor<2x2xi64> {
+  %0 = stablehlo.constant dense<[[5, 6], [7, 8]]> : tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+func.func @main() -> (tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>) {
+  %token = stablehlo.after_all : !stablehlo.token
+  %r:2 = "interpreter.run_parallel"(%token) {
+    infeed = [@queue0, @queue1],
+    programs = [[@f]]
+  } : (!stablehlo.token) -> (tensor<2x2xi64>, tensor<2x2xi64>)
+  %e0 = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %e1 = stablehlo.constant dense<[[5, 6], [7, 8]]> : tensor<2x2xi64>
+  return %r#0, %r#1, %e0, %e1 : tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>, tensor<2x2xi64>
 })"},
 };
 
