@@ -624,9 +624,9 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
     int64_t small = d->transposed ? d->in_spatial[i] : d->out_spatial[i];
     int64_t big = d->transposed ? d->out_spatial[i] : d->in_spatial[i];
     pr[i] = (small - 1) * d->stride[i] + range - big - d->pad_lo[i];
-    if (pr[i] < 0)
+    if (d->transposed && pr[i] < 0) /* a convolution may end early */
       return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
-                             "oneDNN convolution: negative high padding");
+                             "oneDNN deconvolution: negative high padding");
   }
   wnd += ns;
   DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->src_user, 2 + ns, sd,

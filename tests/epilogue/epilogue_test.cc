@@ -269,6 +269,11 @@ TEST(ConvEpilogue, Shapes) {
   a.k = 1, a.pad = 0, a.stride = 2, a.ci = 5, a.co = 24, a.h = 9, a.w = 7;
   a.expect_steps = 4;
   Check(a);
+  // The last window ends before the input does (oneDNN's high padding is
+  // negative): ResNet's 1x1 stride-2 projections.
+  Case e{"1x1 stride 2, even size"};
+  e.k = 1, e.pad = 0, e.stride = 2, e.h = 8, e.w = 8, e.expect_steps = 4;
+  Check(e);
   Case b{"nchw 3x3 batch 2"};
   b.nchw = true, b.n = 2, b.ci = 3, b.co = 17, b.h = 11, b.w = 6;
   b.expect_steps = 4;
