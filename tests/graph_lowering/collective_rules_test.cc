@@ -285,4 +285,58 @@ const Case kCases[] = {
 
 HLX_RULES_TEST(CollectiveRules, kCases);
 
+// Runs a parameterless @main with one result; returns the error ("" if
+// none).
+std::string RunError(const char* text) {
+  hlx_program_t* p = nullptr;
+  hlx_executable_t* e = nullptr;
+  hlx_buffer_t* out[1] = {nullptr};
+  hlx_status_t s = hlx_program_parse(text, strlen(text), "t.mlir", 1, &p);
+  if (!s) s = hlx_executable_create(p, nullptr, &e);
+  if (!s) s = hlx_executable_run(e, nullptr, 0, out, 1);
+  std::string msg = s ? hlx_status_get_message(s) : "";
+  hlx_status_release(s);
+  hlx_buffer_destroy(out[0]);
+  hlx_executable_destroy(e);
+  hlx_program_destroy(p);
+  return msg;
+}
+
+// The ids' upper bound is the number of processes, known when the run
+// starts: an id past it is a named error, not a rendezvous timeout.
+TEST(CollectiveRules, AllGather_C4_IdsBelowReplicaCount) {
+  std::string msg = RunError(R"(
+    func.func @f(%a: tensor<2xi64>) -> tensor<4xi64> {
+      %r = "stablehlo.all_gather"(%a) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 5]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<4xi64>
+      return %r : tensor<4xi64>
+    }
+    func.func @main() -> tensor<4xi64> {
+      %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+      %r:2 = "interpreter.run_parallel"(%a, %a) {programs = [[@f], [@f]]} : (tensor<2xi64>, tensor<2xi64>) -> (tensor<4xi64>, tensor<4xi64>)
+      return %r#0 : tensor<4xi64>
+    })");
+  EXPECT_NE(msg.find("stablehlo.all_gather"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(C4) replica_groups id 5 is not below 2, the number of "
+                     "replicas"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(CollectiveRules, CollectivePermute_C4_IdsBelowReplicaCount) {
+  std::string msg = RunError(R"(
+    func.func @f(%a: tensor<2xi64>) -> tensor<2xi64> {
+      %r = "stablehlo.collective_permute"(%a) {source_target_pairs = dense<[[0, 3]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<2xi64>
+      return %r : tensor<2xi64>
+    }
+    func.func @main() -> tensor<2xi64> {
+      %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+      %r:2 = "interpreter.run_parallel"(%a, %a) {programs = [[@f], [@f]]} : (tensor<2xi64>, tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>)
+      return %r#0 : tensor<2xi64>
+    })");
+  EXPECT_NE(msg.find("stablehlo.collective_permute"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(C4) source_target_pairs id 3 is not below 2"),
+            std::string::npos)
+      << msg;
+}
+
 }  // namespace

@@ -21,10 +21,10 @@ SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
 
 # Rules no static check can decide, with the reason.
 NOT_STATIC = {
-    ("all_gather", "C3"): "defines size(replica_groups): ids < process count, known at run time",
-    ("all_reduce", "C2"): "defines size(replica_groups): run time",
-    ("all_to_all", "C6"): "defines size(replica_groups): run time",
-    ("reduce_scatter", "C4"): "defines size(replica_groups): run time",
+    ("all_gather", "C3"): "defines size(replica_groups) for C4; ids are checked against the process count when the run starts",
+    ("all_reduce", "C2"): "defines size(replica_groups) for C3 (checked when the run starts)",
+    ("all_to_all", "C6"): "defines size(replica_groups) for C7 (checked when the run starts)",
+    ("reduce_scatter", "C4"): "defines size(replica_groups) for C5 (checked when the run starts)",
     ("collective_broadcast", "C6"): "root operand value: checked when the op runs",
 }
 
