@@ -297,7 +297,8 @@ static hlx_status_t compute(const coll_args_t* a, contribution_t* const* all,
         if (a->dynamic_root) root = ((const int32_t*)in[a->n])[j];
         if (root < 0 || root >= gsize)
           return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                                 "%s: root %d is outside the group of %d",
+                                 "%s: (C6) root %d is outside the group of "
+                                 "%d",
                                  a->what, root, gsize);
         memcpy(out[j], all[root]->in[j], to->bytes);
         break;

@@ -339,4 +339,23 @@ TEST(CollectiveRules, CollectivePermute_C4_IdsBelowReplicaCount) {
       << msg;
 }
 
+TEST(CollectiveRules, CollectiveBroadcast_C6_RootInGroup) {
+  std::string msg = RunError(R"(
+    func.func @f(%a: tensor<2xi64>, %root: tensor<1xi32>) -> tensor<2xi64> {
+      %r = "stablehlo.collective_broadcast"(%a, %root) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root = true} : (tensor<2xi64>, tensor<1xi32>) -> tensor<2xi64>
+      return %r : tensor<2xi64>
+    }
+    func.func @main() -> tensor<2xi64> {
+      %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+      %root = stablehlo.constant dense<[5]> : tensor<1xi32>
+      %r:2 = "interpreter.run_parallel"(%a, %root, %a, %root) {programs = [[@f], [@f]]} : (tensor<2xi64>, tensor<1xi32>, tensor<2xi64>, tensor<1xi32>) -> (tensor<2xi64>, tensor<2xi64>)
+      return %r#0 : tensor<2xi64>
+    })");
+  EXPECT_NE(msg.find("stablehlo.collective_broadcast"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("(C6) root 5 is outside the group of 2"),
+            std::string::npos)
+      << msg;
+}
+
 }  // namespace

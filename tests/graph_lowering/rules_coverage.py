@@ -25,7 +25,6 @@ NOT_STATIC = {
     ("all_reduce", "C2"): "defines size(replica_groups) for C3 (checked when the run starts)",
     ("all_to_all", "C6"): "defines size(replica_groups) for C7 (checked when the run starts)",
     ("reduce_scatter", "C4"): "defines size(replica_groups) for C5 (checked when the run starts)",
-    ("collective_broadcast", "C6"): "root operand value: checked when the op runs",
 }
 
 
