@@ -373,13 +373,15 @@ static hlx_status_t lower_maybe_quantized(hlx_lower_ctx_t* c,
                           "unsupported: dynamic shapes");
     if (!same_shape(t, r))
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "operand #%d's shape differs from the result's", i);
+                          "(C1) operand #%d's shape differs from the "
+                          "result's",
+                          i);
     hlx_dtype_t e = t->quant ? t->quant->expressed : t->dtype;
     if (ft == HLX_DTYPE_INVALID) ft = e;
     if (e != ft)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                          "%s #%d has (expressed) element type %s, expected "
-                          "%s",
+                          "(C1) %s #%d has (expressed) element type %s, "
+                          "expected %s",
                           i < want ? "operand" : "result", i < want ? i : 0,
                           hlx_dtype_name(e), hlx_dtype_name(ft));
     const char* what = i < want ? (i == 0 ? "operand #0" : "operand #1")

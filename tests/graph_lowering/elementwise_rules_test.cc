@@ -269,7 +269,8 @@ const hlx_rules::Case kSelectClamp[] = {
 
 HLX_RULES_TEST(SelectClampRules, kSelectClamp);
 
-// add on quantized tensor<2x2x...> values: one test per rule (C2)-(C7).
+// add on quantized tensor<2x2x...> values: one test per rule (C2)-(C7);
+// the baseline-type rule (C1) of quantized unary ops.
 #define QADD(l, r, o)                                                         \
   "func.func @main(%a: tensor<2x2x" l ">, %b: tensor<2x2x" r ">) -> "        \
   "tensor<2x2x" o "> {\n  %0 = \"stablehlo.add\"(%a, %b) : (tensor<2x2x" l   \
@@ -291,6 +292,17 @@ const hlx_rules::Case kQuantizedAdd[] = {
      "stablehlo.add", "(C6) quantization_dimension(lhs) = 0, result's = 1"},
     {"Add_C7_RhsQuantizationDimension", QADD(QT, QAX("1"), QAX("0")),
      "stablehlo.add", "(C7) quantization_dimension(rhs) = 1, result's = 0"},
+    {"Abs_C1_QuantizedShape",
+     "func.func @main(%a: tensor<2x" QT ">) -> tensor<3x" QT "> {\n"
+     "  %0 = \"stablehlo.abs\"(%a) : (tensor<2x" QT ">) -> tensor<3x" QT ">\n"
+     "  return %0 : tensor<3x" QT "> }",
+     "stablehlo.abs", "(C1) operand #0's shape differs from the result's"},
+    {"Negate_C1_QuantizedExpressedType",
+     "func.func @main(%a: tensor<2x" QT ">) -> tensor<2x!quant.uniform<i8:f16, 0.5:0>> {\n"
+     "  %0 = \"stablehlo.negate\"(%a) : (tensor<2x" QT ">) -> "
+     "tensor<2x!quant.uniform<i8:f16, 0.5:0>>\n"
+     "  return %0 : tensor<2x!quant.uniform<i8:f16, 0.5:0>> }",
+     "stablehlo.negate", "(C1) result #0 has (expressed) element type f16, expected f32"},
 };
 
 HLX_RULES_TEST(QuantizedAddRules, kQuantizedAdd);
