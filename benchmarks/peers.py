@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """numpy and PyTorch on the ops of benchmarks/kernels/elementwise_bench.cc.
 
-    /usr/bin/python3 benchmarks/peers.py [--reps 5] [--threads 1,2]
+    /usr/bin/python3 benchmarks/peers.py [--reps 5] [--threads 1,2] [--ulp]
 
 Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
 PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
@@ -10,6 +10,9 @@ ATEN_CPU_CAPABILITY=avx512; 1 and 2 threads):
   exp / log / tanh / logistic f32, 16M        (Gelem/s; GB/s = 2 * 4 bytes)
   sum f32 4096x4096 along axis 1 and axis 0   (GB/s read)
   transpose f32 4096x4096, materialised       (GB/s = read + write)
+With --ulp it instead reports the peers' max error in f32 ULPs of
+exp / log / tanh / logistic over every 257th f32 bit pattern (normal
+results, against float64), the measure of tests/kernels/simd_elementwise_test.cc.
 Bytes are counted as elementwise_bench counts them, so its GB/s and G/s
 columns divide directly. Outputs are preallocated (out=) so no allocation is
 timed; each number is the median of --reps timed calls after one warm-up.
@@ -98,6 +101,35 @@ def bench_numpy(reps):
     return rows
 
 
+def max_ulp(lib):
+    """Max ULP error of lib's f32 exp/log/tanh/logistic, every 257th pattern."""
+    import numpy as np
+    x = np.arange(0, 1 << 32, 257, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        xd = x.astype(np.float64)
+        exact = {"exp": np.exp(xd), "log": np.log(xd), "tanh": np.tanh(xd),
+                 "logistic": np.where(xd >= 0, 1 / (1 + np.exp(-xd)),
+                                      np.exp(xd) / (1 + np.exp(xd)))}
+        if lib == "numpy":
+            got = {"exp": np.exp(x), "log": np.log(x), "tanh": np.tanh(x),
+                   "logistic": np.reciprocal(np.float32(1) + np.exp(-x))}
+        else:
+            import torch
+            t = torch.from_numpy(x)
+            got = {"exp": torch.exp(t).numpy(), "log": torch.log(t).numpy(),
+                   "tanh": torch.tanh(t).numpy(),
+                   "logistic": torch.sigmoid(t).numpy()}
+        out = {}
+        for op, e in exact.items():
+            y = got[op].astype(np.float64)
+            ok = np.isfinite(y) & (np.abs(e) >= 2.0 ** -126) & (np.abs(e) < 2.0 ** 128)
+            y, e = y[ok], e[ok]
+            # ULP of f32 at |e|: 2^(exponent - 23); frexp gives |e| = m 2^k, m in [0.5, 1)
+            k = np.frexp(e)[1]
+            out[op] = float(np.max(np.abs(y - e) / np.ldexp(1.0, k - 24)))
+    return out
+
+
 def bench_torch(reps, threads):
     import torch
     torch.manual_seed(1)
@@ -136,27 +168,43 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--child", choices=["torch"], help=argparse.SUPPRESS)
+    ap.add_argument("--ulp", action="store_true",
+                    help="report max ULP errors instead of timings")
+    ap.add_argument("--child", choices=["torch", "torch-ulp"],
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     if args.child == "torch":
         print(json.dumps(bench_torch(args.reps, threads)))
+        return
+    if args.child == "torch-ulp":
+        print(json.dumps(max_ulp("torch")))
         return
     ensure_packages()
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     if os.path.realpath(sys.executable) != os.path.realpath(py):
         # Debian's numpy/torch live in the system interpreter's path.
         os.execv(py, [py] + sys.argv)
-    rows = bench_numpy(args.reps)
+    if args.ulp:
+        print("numpy", json.dumps(max_ulp("numpy")))
+    else:
+        rows = bench_numpy(args.reps)
     for cap in (None, "avx512"):
         env = dict(os.environ)
         env.pop("ATEN_CPU_CAPABILITY", None)
         if cap:
             env["ATEN_CPU_CAPABILITY"] = cap
-        out = subprocess.run([py, os.path.abspath(__file__), "--child", "torch",
+        child = "torch-ulp" if args.ulp else "torch"
+        out = subprocess.run([py, os.path.abspath(__file__), "--child", child,
                               "--reps", str(args.reps), "--threads", args.threads],
                              env=env, capture_output=True, text=True, check=True)
-        rows += json.loads(out.stdout.strip().splitlines()[-1])
+        last = json.loads(out.stdout.strip().splitlines()[-1])
+        if args.ulp:
+            print("torch", cap or "default", json.dumps(last))
+        else:
+            rows += last
+    if args.ulp:
+        return
     print("%-32s %-10s %10s %10s" % ("peer", "op", "GB/s", "Gelem/s"))
     for r in rows:
         print("%-32s %-10s %10.2f %10.3f" % (r["peer"], r["op"], r["gbs"],
