@@ -34,12 +34,12 @@ const Case kCases[] = {
        %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction XX>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
        return %0 : tensor<2xi1> })",
      "stablehlo.compare", "comparison_direction must be one of"},
-    {"compare_type_for_element_type",
+    {"Compare_C3_TypeForElementType",
      R"(func.func @main(%a: tensor<2xi32>) -> tensor<2xi1> {
        %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
        return %0 : tensor<2xi1> })",
      "stablehlo.compare", "(C3) compare_type FLOAT is not allowed for i32"},
-    {"compare_operand_types",
+    {"Compare_C1_OperandTypes",
      R"(func.func @main(%a: tensor<2xi32>, %b: tensor<2xi64>) -> tensor<2xi1> {
        %0 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xi32>, tensor<2xi64>) -> tensor<2xi1>
        return %0 : tensor<2xi1> })",
@@ -64,97 +64,97 @@ const Case kCases[] = {
        %0 = "stablehlo.reduce_precision"(%a) {exponent_bits = 0 : i32, mantissa_bits = 2 : i32} : (tensor<2xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.reduce_precision", "exponent_bits must be >= 1"},
-    {"broadcast_dims_count",
+    {"BroadcastInDim_C2_BroadcastDimsCount",
      R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x3xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<3xf32>) -> tensor<2x3xf32>
        return %0 : tensor<2x3xf32> })",
      "stablehlo.broadcast_in_dim", "(C2) broadcast_dimensions has 2 entries"},
-    {"broadcast_size",
+    {"BroadcastInDim_C5_BroadcastSize",
      R"(func.func @main(%a: tensor<3xf32>) -> tensor<2x4xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>
        return %0 : tensor<2x4xf32> })",
      "stablehlo.broadcast_in_dim", "(C5) operand dim 0 has size 3"},
-    {"transpose_not_permutation",
+    {"Transpose_C2_NotPermutation",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
        %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
        return %0 : tensor<3x2xf32> })",
      "stablehlo.transpose", "(C2) permutation is not a permutation"},
-    {"slice_limit_beyond_size",
+    {"Slice_C3_LimitBeyondSize",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 5>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
      "stablehlo.slice", "(C3) dim 0: need 0 <= start (2) <= limit (5) <= size (4)"},
-    {"reverse_repeated_dim",
+    {"Reverse_C2_RepeatedDim",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
        %0 = stablehlo.reverse %a, dims = [0, 0] : tensor<4xf32>
        return %0 : tensor<4xf32> })",
      "stablehlo.reverse", "(C2) dimensions[1] = 0 is repeated"},
-    {"concatenate_sizes",
+    {"Concatenate_C6_Sizes",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<5xf32> {
        %0 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
      "stablehlo.concatenate", "(C6) operands add up to 4 along dim 0"},
-    {"pad_negative_interior",
+    {"Pad_C3_NegativeInterior",
      R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<2xf32> {
        %0 = stablehlo.pad %a, %v, low = [0], high = [1], interior = [-1] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.pad", "(C3) interior_padding[0] = -1 must be >= 0"},
-    {"iota_dimension",
+    {"Iota_C1_Dimension",
      R"(func.func @main() -> tensor<4xf32> {
        %0 = stablehlo.iota dim = 1 : tensor<4xf32>
        return %0 : tensor<4xf32> })",
      "stablehlo.iota", "(C1) iota_dimension 1 is out of range"},
-    {"dynamic_slice_size",
+    {"DynamicSlice_C4_Size",
      R"(func.func @main(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
        %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
      "stablehlo.dynamic_slice", "(C4) dim 0: window size 5 exceeds operand size 4"},
-    {"reduce_dimension_range",
+    {"Reduce_C4_DimensionRange",
      R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
        %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.reduce", "(C4) dimensions[0] = 1 is out of range"},
-    {"dot_contracting_sizes",
+    {"DotGeneral_C10_ContractingSizes",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
        return %0 : tensor<2x5xf32> })",
      "stablehlo.dot_general", "(C10) lhs contracting dim 1 has size 3, rhs dim 0 has 4"},
-    {"dot_result_shape",
+    {"DotGeneral_C12_ResultShape",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x6xf32> {
        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x6xf32>
        return %0 : tensor<2x6xf32> })",
      "stablehlo.dot_general", "(C12) result shape must be"},
-    {"dot_batching_counts",
+    {"DotGeneral_C1_BatchingCounts",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.dot_general", "(C1) lhs and rhs need as many batching dimensions (1 vs 0)"},
-    {"dot_contracting_counts",
+    {"DotGeneral_C2_ContractingCounts",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = []>} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
      "stablehlo.dot_general", "(C2) lhs and rhs need as many contracting dimensions (1 vs 0)"},
-    {"dot_repeated_dimension",
+    {"DotGeneral_C3_RepeatedDimension",
      R"(func.func @main(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
      "stablehlo.dot_general", "(C3) lhs dimension 0 appears twice"},
-    {"dot_batching_range",
+    {"DotGeneral_C5_BatchingRange",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [5], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.dot_general", "(C5) lhs_batching_dimensions has 5"},
-    {"dot_batching_sizes",
+    {"DotGeneral_C9_BatchingSizes",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.dot_general", "(C9) lhs batching dim 0 has size 2, rhs dim 0 has 4"},
-    {"dot_precision_config_size",
+    {"DotGeneral_C11_PrecisionConfigSize",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
      "stablehlo.dot_general", "(C11) precision_config must have 2 entries"},
-    {"while_cond_not_pred",
+    {"While_C1_CondNotPred",
      R"(func.func @main(%a: tensor<i32>) -> tensor<i32> {
        %0 = "stablehlo.while"(%a) ({
          ^bb0(%x: tensor<i32>):
@@ -165,7 +165,7 @@ const Case kCases[] = {
        }) : (tensor<i32>) -> tensor<i32>
        return %0 : tensor<i32> })",
      "stablehlo.while", "(C1) cond result #0 has the wrong type"},
-    {"while_body_type",
+    {"While_C2_BodyType",
      R"(func.func @main(%a: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
        %0 = "stablehlo.while"(%a) ({
          ^bb0(%x: tensor<i32>):
@@ -177,7 +177,7 @@ const Case kCases[] = {
        }) : (tensor<i32>) -> tensor<i32>
        return %0 : tensor<i32> })",
      "stablehlo.while", "(C2) body result #0 has the wrong type"},
-    {"while_body_arguments",
+    {"While_C2_BodyArguments",
      R"(func.func @main(%a: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
        %0 = "stablehlo.while"(%a) ({
          ^bb0(%x: tensor<i32>):
@@ -188,12 +188,12 @@ const Case kCases[] = {
        }) : (tensor<i32>) -> tensor<i32>
        return %0 : tensor<i32> })",
      "stablehlo.while", "(C2) body takes 2 arguments, must take 1"},
-    {"if_branch_types",
+    {"If_C2_BranchTypes",
      R"(func.func @main(%p: tensor<i1>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
        %0 = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i1>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.if", "(C2) branch 1 result #0 has the wrong type"},
-    {"case_branch_arguments",
+    {"Case_C2_BranchArguments",
      R"(func.func @main(%i: tensor<i32>, %a: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.case"(%i) ({
          ^bb0(%x: tensor<f32>):
@@ -201,7 +201,7 @@ const Case kCases[] = {
        }) : (tensor<i32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.case", "(C2) branch 0 takes 1 arguments, must take 0"},
-    {"reduce_shapes_differ",
+    {"Reduce_C1_ShapesDiffer",
      R"(func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>, %z: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
        %0:2 = stablehlo.reduce(%a init: %z), (%b init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<3xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
         reducer(%x: tensor<f32>, %y: tensor<f32>) (%u: tensor<f32>, %v: tensor<f32>) {
@@ -209,7 +209,7 @@ const Case kCases[] = {
        }
        return %0#0, %0#1 : tensor<f32>, tensor<f32> })",
      "stablehlo.reduce", "(C1) inputs #0 and #1 have different shapes"},
-    {"reduce_init_type",
+    {"Reduce_C2_InitType",
      R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f64>) -> tensor<f32> {
        %0 = "stablehlo.reduce"(%a, %z) ({
          ^bb0(%x: tensor<f32>, %y: tensor<f32>):
@@ -217,12 +217,12 @@ const Case kCases[] = {
        }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f64>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.reduce", "(C2) init value #0 must be a scalar of the input's element type"},
-    {"reduce_repeated_dimension",
+    {"Reduce_C5_RepeatedDimension",
      R"(func.func @main(%a: tensor<4x2xf32>, %z: tensor<f32>) -> tensor<f32> {
        %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.reduce", "(C5) dimensions[1] = 0 is repeated"},
-    {"reduce_body_signature",
+    {"Reduce_C6_BodySignature",
      R"(func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
        %0 = "stablehlo.reduce"(%a, %z) ({
          ^bb0(%x: tensor<f32>, %y: tensor<f64>):
@@ -230,27 +230,27 @@ const Case kCases[] = {
        }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
        return %0 : tensor<f32> })",
      "stablehlo.reduce", "(C6) body arguments #0 and #1"},
-    {"reduce_result_shape",
+    {"Reduce_C7_ResultShape",
      R"(func.func @main(%a: tensor<4x2xf32>, %z: tensor<f32>) -> tensor<4xf32> {
        %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
      "stablehlo.reduce", "(C7) result #0's shape is not the input's kept dims"},
-    {"concatenate_element_types",
+    {"Concatenate_C1_ElementTypes",
      R"(func.func @main(%a: tensor<2xf32>, %b: tensor<2xf64>) -> tensor<4xf32> {
        %0 = "stablehlo.concatenate"(%a, %b) {dimension = 0 : i64} : (tensor<2xf32>, tensor<2xf64>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
      "stablehlo.concatenate", "(C1) input #1 has element type f64, input #0 f32"},
-    {"concatenate_other_dims",
+    {"Concatenate_C2_OtherDims",
      R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<4x3xf32> {
        %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
        return %0 : tensor<4x3xf32> })",
      "stablehlo.concatenate", "(C2) input #1 dim 1 has size 4, input #0 3"},
-    {"concatenate_dimension_range",
+    {"Concatenate_C4_DimensionRange",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<4xf32> {
        %0 = "stablehlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
      "stablehlo.concatenate", "(C4) dimension 1 is out of range for rank 1"},
-    {"pad_result_size",
+    {"Pad_C4_ResultSize",
      R"(func.func @main(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<5xf32> {
        %0 = stablehlo.pad %a, %v, low = [1], high = [1], interior = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
@@ -260,32 +260,32 @@ const Case kCases[] = {
        %0 = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 0>} : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.pad", "padding_value must be a scalar"},
-    {"slice_stride_positive",
+    {"Slice_C4_StridePositive",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<2xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 2>, strides = array<i64: 0>} : (tensor<4xf32>) -> tensor<2xf32>
        return %0 : tensor<2xf32> })",
      "stablehlo.slice", "(C4) dim 0: need"},
-    {"slice_result_shape",
+    {"Slice_C5_ResultShape",
      R"(func.func @main(%a: tensor<4xf32>) -> tensor<3xf32> {
        %0 = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 2>} : (tensor<4xf32>) -> tensor<3xf32>
        return %0 : tensor<3xf32> })",
      "stablehlo.slice", "(C5) result dim 0 has size 3, the slice gives 2"},
-    {"transpose_result_shape",
+    {"Transpose_C3_ResultShape",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
        %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
        return %0 : tensor<2x3xf32> })",
      "stablehlo.transpose", "(C3) result dim 0 has size 2, operand dim 1 has 3"},
-    {"broadcast_dims_repeated",
+    {"BroadcastInDim_C4_BroadcastDimsRepeated",
      R"(func.func @main(%a: tensor<1x1xf32>) -> tensor<2x2xf32> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0, 0] : (tensor<1x1xf32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
      "stablehlo.broadcast_in_dim", "(C4) broadcast_dimensions has 0 twice"},
-    {"broadcast_element_type",
+    {"BroadcastInDim_C1_BroadcastElementType",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf64> {
        %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<2xf32>) -> tensor<2xf64>
        return %0 : tensor<2xf64> })",
      "stablehlo.broadcast_in_dim", "(C1) operand #0 has element type f32, result f64"},
-    {"reshape_element_count",
+    {"Reshape_C2_ElementCount",
      R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<5xf32> {
        %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<5xf32>
        return %0 : tensor<5xf32> })",
@@ -295,12 +295,12 @@ const Case kCases[] = {
        %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xf64>
        return %0 : tensor<2xf64> })",
      "stablehlo.bitcast_convert", "operand has 64 bits, result 128"},
-    {"dynamic_slice_index_count",
+    {"DynamicSlice_C2_IndexCount",
      R"(func.func @main(%a: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2x2xf32> {
        %0 = "stablehlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
        return %0 : tensor<2x2xf32> })",
      "stablehlo.dynamic_slice", "(C2) needs 2 start indices, has 1"},
-    {"dynamic_update_slice_index_types",
+    {"DynamicUpdateSlice_C5_IndexTypes",
      R"(func.func @main(%a: tensor<4xf32>, %u: tensor<2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
        %0 = "stablehlo.dynamic_update_slice"(%a, %u, %i) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
        return %0 : tensor<4xf32> })",
@@ -315,7 +315,7 @@ const Case kCases[] = {
        %0 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi32>
        return %0 : tensor<2xi32> })",
      "stablehlo.compare", "result element type is i32, the op produces i1"},
-    {"get_tuple_element_index",
+    {"GetTupleElement_C1_Index",
      R"(func.func @main(%a: tensor<f32>) -> tensor<f32> {
        %t = stablehlo.tuple %a : tuple<tensor<f32>>
        %0 = "stablehlo.get_tuple_element"(%t) {index = 3 : i32} : (tuple<tensor<f32>>) -> tensor<f32>

@@ -146,76 +146,76 @@ const char* DG = "stablehlo.dynamic_gather";
 
 std::vector<Case> Cases() {
   return {
-      {"gather_c1", Gather("offset_dims = [2, 3], start_index_map = [1, 0], "
+      {"Gather_C1_Rule", Gather("offset_dims = [2, 3], start_index_map = [1, 0], "
                            "index_vector_dim = 2",
                            "1, 2, 2"),
        G, "(C1) operand rank 3"},
-      {"gather_c2", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+      {"Gather_C2_Rule", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
                            "start_index_map = [1, 0], index_vector_dim = 4",
                            "1, 2, 2"),
        G, "(C2) index_vector_dim 4"},
-      {"gather_c3", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+      {"Gather_C3_Rule", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
                            "start_index_map = [1], index_vector_dim = 2",
                            "1, 2, 2"),
        G, "(C3) size(start_index_map) 1"},
-      {"gather_c4", Gather("offset_dims = [3, 2], collapsed_slice_dims = [0], "
+      {"Gather_C4_Rule", Gather("offset_dims = [3, 2], collapsed_slice_dims = [0], "
                            "start_index_map = [1, 0], index_vector_dim = 2",
                            "1, 2, 2"),
        G, "(C4) offset_dims is not sorted"},
-      {"gather_c5", Gather("offset_dims = [2, 4], collapsed_slice_dims = [0], "
+      {"Gather_C5_Rule", Gather("offset_dims = [2, 4], collapsed_slice_dims = [0], "
                            "start_index_map = [1, 0], index_vector_dim = 2",
                            "1, 2, 2"),
        G, "(C5) offset_dims[1] = 4"},
-      {"gather_c6", BatchGather(BDn("[0]", "[0]", "[2, 1]", "[0]")), G,
+      {"Gather_C6_Rule", BatchGather(BDn("[0]", "[0]", "[2, 1]", "[0]")), G,
        "(C6) dim 0 is in both collapsed_slice_dims and operand_batching_dims"},
-      {"gather_c8",
+      {"Gather_C8_Rule",
        Gather("offset_dims = [2, 3], collapsed_slice_dims = [3], "
               "start_index_map = [1, 0], index_vector_dim = 2",
               "1, 2, 2"),
        G, "(C8) collapsed_slice_dims[0] = 3"},
-      {"gather_c9", Gather(kDn, "2, 2, 2", "tensor<3x4x2xi32>",
+      {"Gather_C9_Rule", Gather(kDn, "2, 2, 2", "tensor<3x4x2xi32>",
                            "tensor<2x3x2xi32>", "tensor<2x3x2x2xi32>"),
        G, "(C9) slice_sizes[0] = 2 of a collapsed dim"},
-      {"gather_c11", BatchGather(BDn("[4]", "[1]", "[2, 1]", "[1]")), G,
+      {"Gather_C11_Rule", BatchGather(BDn("[4]", "[1]", "[2, 1]", "[1]")), G,
        "(C11) operand_batching_dims[0] = 4"},
-      {"gather_c12", BatchGather(BDn("[0]", "[1]"), "2, 1, 2, 2"), G,
+      {"Gather_C12_Rule", BatchGather(BDn("[0]", "[1]"), "2, 1, 2, 2"), G,
        "(C12) slice_sizes[0] = 2 of an operand batching dim"},
-      {"gather_c14", BatchGather(BDn("[0]", "[5]")), G,
+      {"Gather_C14_Rule", BatchGather(BDn("[0]", "[5]")), G,
        "(C14) start_indices_batching_dims[0] = 5"},
-      {"gather_c15", BatchGather(BDn("[0]", "[3]")), G,
+      {"Gather_C15_Rule", BatchGather(BDn("[0]", "[3]")), G,
        "(C15) index_vector_dim 3 is in start_indices_batching_dims"},
-      {"gather_c17", BatchGather(BDn("[0]", "[2]")), G,
+      {"Gather_C17_Rule", BatchGather(BDn("[0]", "[2]")), G,
        "(C17) operand batching dim 0 has size 2, start_indices batching dim "
        "2 has 3"},
-      {"gather_c18", BatchGather(BDn("[0]", "[1]", "[2, 0]")), G,
+      {"Gather_C18_Rule", BatchGather(BDn("[0]", "[1]", "[2, 0]")), G,
        "(C18) dim 0 is in both start_index_map and operand_batching_dims"},
-      {"gather_c19", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
+      {"Gather_C19_Rule", Gather("offset_dims = [2, 3], collapsed_slice_dims = [0], "
                             "start_index_map = [1, 3], index_vector_dim = 2",
                             "1, 2, 2"),
        G, "(C19) start_index_map[1] = 3"},
-      {"gather_c20", Gather(kDn, "1, 2"), G, "(C20) size(slice_sizes) 2"},
-      {"gather_c21", Gather(kDn, "1, 5, 2"), G, "(C21) slice_sizes[1] = 5"},
-      {"gather_c22", Gather(kDn, "1, 3, 2"), G,
+      {"Gather_C20_Rule", Gather(kDn, "1, 2"), G, "(C20) size(slice_sizes) 2"},
+      {"Gather_C21_Rule", Gather(kDn, "1, 5, 2"), G, "(C21) slice_sizes[1] = 5"},
+      {"Gather_C22_Rule", Gather(kDn, "1, 3, 2"), G,
        "(C22) result shape 2x3x2x2, expected 2x3x3x2"},
-      {"gather_c23", Gather(kDn, "1, 2, 2", "tensor<3x4x2xi32>",
+      {"Gather_C23_Rule", Gather(kDn, "1, 2, 2", "tensor<3x4x2xi32>",
                             "tensor<2x3x2xi32>", "tensor<2x3x2x2xi64>"),
        G, "(C23) result element type"},
       {"gather_index_type", Gather(kDn, "1, 2, 2", "tensor<3x4x2xi32>",
                                    "tensor<2x3x2xf32>"),
        G, "start_indices must be a tensor of integer type"},
-      {"dynamic_gather_c8",
+      {"DynamicGather_C8_Rule",
        DynGather("%s = stablehlo.constant dense<[2, 2, 2]> : tensor<3xi64>",
                  "tensor<3xi64>"),
        DG, "(C8) slice_sizes[0] = 2 of a collapsed dim"},
-      {"dynamic_gather_c11",
+      {"DynamicGather_C11_Rule",
        DynGather("%s = stablehlo.constant dense<[1, 2]> : tensor<2xi64>",
                  "tensor<2xi64>"),
        DG, "(C11) size(slice_sizes) 2"},
-      {"dynamic_gather_c13",
+      {"DynamicGather_C13_Rule",
        DynGather("%s = stablehlo.constant dense<[1, 1, 2]> : tensor<3xi64>",
                  "tensor<3xi64>"),
        DG, "(C13) result shape 2x3x2x2, expected 2x3x1x2"},
-      {"scatter_c1",
+      {"Scatter_C1_Rule",
        "func.func @main(%a: tensor<3xi32>, %b: tensor<4xi32>, %i: "
        "tensor<1x1xi32>, %u: tensor<1xi32>) -> tensor<3xi32> {\n"
        "  %0:2 = \"stablehlo.scatter\"(%a, %b, %i, %u, %u) ({\n"
@@ -228,69 +228,69 @@ std::vector<Case> Cases() {
        "tensor<1x1xi32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<3xi32>, "
        "tensor<4xi32>)\n  return %0#0 : tensor<3xi32> }",
        S, "(C1) inputs #0 and #1 have different shapes"},
-      {"scatter_c2", Scatter("update_window_dims = [2, 3], "
+      {"Scatter_C2_Rule", Scatter("update_window_dims = [2, 3], "
                              "scatter_dims_to_operand_dims = [1, 0], "
                              "index_vector_dim = 2"),
        S, "(C2) input rank 3"},
-      {"scatter_c4_window", Scatter(kSDn, "tensor<3x4x2xi32>",
+      {"Scatter_C4_Window", Scatter(kSDn, "tensor<3x4x2xi32>",
                                     "tensor<2x3x2xi32>",
                                     "tensor<2x3x2x5xi32>"),
        S, "(C4) updates window dim 3 has size 5, more than input dim 2's 2"},
-      {"scatter_c4_scatter", Scatter(kSDn, "tensor<3x4x2xi32>",
+      {"Scatter_C4_ScatterDim", Scatter(kSDn, "tensor<3x4x2xi32>",
                                      "tensor<2x3x2xi32>",
                                      "tensor<2x4x2x2xi32>"),
        S, "(C4) updates scatter dim 1 has size 4, scatter_indices dim 1 has 3"},
-      {"scatter_c6", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+      {"Scatter_C6_Rule", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
                              "tensor<2x3x2x2xi16>"),
        S, "(C6) updates #0 has element type i16"},
-      {"scatter_c7", Scatter("update_window_dims = [3, 2], "
+      {"Scatter_C7_Rule", Scatter("update_window_dims = [3, 2], "
                              "inserted_window_dims = [0], "
                              "scatter_dims_to_operand_dims = [1, 0], "
                              "index_vector_dim = 2"),
        S, "(C7) update_window_dims is not sorted"},
-      {"scatter_c9", BatchScatter("[1]", "[1]", "[2, 0]"), S,
+      {"Scatter_C9_Rule", BatchScatter("[1]", "[1]", "[2, 0]"), S,
        "(C9) dim 1 is in both inserted_window_dims and input_batching_dims"},
-      {"scatter_c10",
+      {"Scatter_C10_Rule",
        Scatter("update_window_dims = [1], inserted_window_dims = [1, 0], "
                "scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 1",
                "tensor<3x4x2xi32>", "tensor<5x2xi32>", "tensor<5x2xi32>"),
        S, "(C10) inserted_window_dims is not sorted"},
-      {"scatter_c16", BatchScatter("[0]", "[3]"), S,
+      {"Scatter_C16_Rule", BatchScatter("[0]", "[3]"), S,
        "(C16) index_vector_dim 3 is in scatter_indices_batching_dims"},
-      {"scatter_c17", BatchScatter("[0]", "[1, 2]"), S,
+      {"Scatter_C17_Rule", BatchScatter("[0]", "[1, 2]"), S,
        "(C17) size(input_batching_dims) 1 != "
        "size(scatter_indices_batching_dims) 2"},
-      {"scatter_c18", BatchScatter("[0]", "[2]"), S,
+      {"Scatter_C18_Rule", BatchScatter("[0]", "[2]"), S,
        "(C18) input batching dim 0 has size 2, scatter_indices batching dim "
        "2 has 3"},
-      {"scatter_c19", Scatter("update_window_dims = [2, 3], "
+      {"Scatter_C19_Rule", Scatter("update_window_dims = [2, 3], "
                               "inserted_window_dims = [0], "
                               "scatter_dims_to_operand_dims = [1], "
                               "index_vector_dim = 2"),
        S, "(C19) size(scatter_dims_to_operand_dims) 1 != 2"},
-      {"scatter_c20", Scatter("update_window_dims = [2, 3], "
+      {"Scatter_C20_Rule", Scatter("update_window_dims = [2, 3], "
                               "inserted_window_dims = [0], "
                               "scatter_dims_to_operand_dims = [1, 1], "
                               "index_vector_dim = 2"),
        S, "(C20) scatter_dims_to_operand_dims has repeated entry 1"},
-      {"scatter_c21", Scatter("update_window_dims = [2, 3], "
+      {"Scatter_C21_Rule", Scatter("update_window_dims = [2, 3], "
                               "inserted_window_dims = [0], "
                               "scatter_dims_to_operand_dims = [1, 3], "
                               "index_vector_dim = 2"),
        S, "(C21) scatter_dims_to_operand_dims[1] = 3"},
-      {"scatter_c22", Scatter("update_window_dims = [2, 3], "
+      {"Scatter_C22_Rule", Scatter("update_window_dims = [2, 3], "
                               "inserted_window_dims = [0], "
                               "scatter_dims_to_operand_dims = [1, 0], "
                               "index_vector_dim = 4"),
        S, "(C22) index_vector_dim 4"},
-      {"scatter_c23", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+      {"Scatter_C23_Rule", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
                               "tensor<2x3x2x2xi32>", "tensor<3x4x2xf32>",
                               "f32"),
        S, "(C23) input #0's element type i32 is not promotable"},
-      {"scatter_c24", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+      {"Scatter_C24_Rule", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
                               "tensor<2x3x2x2xi32>", "tensor<3x4x3xi32>"),
        S, "(C24) result #0's shape"},
-      {"scatter_c25", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
+      {"Scatter_C25_Rule", Scatter(kSDn, "tensor<3x4x2xi32>", "tensor<2x3x2xi32>",
                               "tensor<2x3x2x2xi32>", "tensor<3x4x2xi64>"),
        S, "(C25) result #0 has element type i64"},
       {"scatter_index_type", Scatter(kSDn, "tensor<3x4x2xi32>",

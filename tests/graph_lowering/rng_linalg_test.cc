@@ -72,28 +72,28 @@ const Case kCases[] = {
      "(tensor<2xui32>, tensor<4xui32>)\n"
      "  return %0#1 : tensor<4xui32> }",
      "stablehlo.rng_bit_generator", "(I2) initial_state must be"},
-    {"rbg_c1",
+    {"RngBitGenerator_C1_Rule",
      "func.func @main(%s: tensor<2xui64>) -> tensor<4xui32> {\n"
      "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
      "#stablehlo<rng_algorithm PHILOX>} : (tensor<2xui64>) -> "
      "(tensor<3xui64>, tensor<4xui32>)\n"
      "  return %0#1 : tensor<4xui32> }",
      "stablehlo.rng_bit_generator", "(C1)"},
-    {"rbg_c2_threefry",
+    {"RngBitGenerator_C2_Threefry",
      "func.func @main(%s: tensor<3xui64>) -> tensor<4xui32> {\n"
      "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
      "#stablehlo<rng_algorithm THREE_FRY>} : (tensor<3xui64>) -> "
      "(tensor<3xui64>, tensor<4xui32>)\n"
      "  return %0#1 : tensor<4xui32> }",
      "stablehlo.rng_bit_generator", "(C2) size(initial_state) must be 2"},
-    {"rbg_c2_philox",
+    {"RngBitGenerator_C2_Philox",
      "func.func @main(%s: tensor<4xui64>) -> tensor<4xui32> {\n"
      "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
      "#stablehlo<rng_algorithm PHILOX>} : (tensor<4xui64>) -> "
      "(tensor<4xui64>, tensor<4xui32>)\n"
      "  return %0#1 : tensor<4xui32> }",
      "stablehlo.rng_bit_generator", "(C2) size(initial_state) must be 2 or 3"},
-    {"rng_c1",
+    {"Rng_C1_Rule",
      "func.func @main(%a: tensor<i32>, %b: tensor<f32>) -> tensor<3xi32> {\n"
      "  %s = stablehlo.constant dense<[3]> : tensor<1xi64>\n"
      "  %0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = "
@@ -101,7 +101,7 @@ const Case kCases[] = {
      "tensor<1xi64>) -> tensor<3xi32>\n"
      "  return %0 : tensor<3xi32> }",
      "stablehlo.rng", "(C1)"},
-    {"rng_c2",
+    {"Rng_C2_Rule",
      "func.func @main(%a: tensor<i32>, %b: tensor<i32>) -> tensor<3xi32> {\n"
      "  %s = stablehlo.constant dense<[3]> : tensor<1xi64>\n"
      "  %0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = "
@@ -109,7 +109,7 @@ const Case kCases[] = {
      "tensor<1xi64>) -> tensor<3xi32>\n"
      "  return %0 : tensor<3xi32> }",
      "stablehlo.rng", "(C2) NORMAL needs a floating-point"},
-    {"rng_c3",
+    {"Rng_C3_Rule",
      "func.func @main(%a: tensor<f32>, %b: tensor<f32>) -> tensor<3xf32> {\n"
      "  %s = stablehlo.constant dense<[4]> : tensor<1xi64>\n"
      "  %0 = \"stablehlo.rng\"(%a, %b, %s) {rng_distribution = "
@@ -117,19 +117,19 @@ const Case kCases[] = {
      "tensor<1xi64>) -> tensor<3xf32>\n"
      "  return %0 : tensor<3xf32> }",
      "stablehlo.rng", "(C3) shape[0] = 4"},
-    {"cholesky_c2",
+    {"Cholesky_C2_Rule",
      "func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
      "  %0 = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<3xf32>) -> "
      "tensor<3xf32>\n"
      "  return %0 : tensor<3xf32> }",
      "stablehlo.cholesky", "(C2) rank(a) = 1"},
-    {"cholesky_c3",
+    {"Cholesky_C3_Rule",
      "func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<2x3xf32>) -> "
      "tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32> }",
      "stablehlo.cholesky", "(C3) dim(a, -2) = 2 must equal dim(a, -1) = 3"},
-    {"cholesky_c1",
+    {"Cholesky_C1_Rule",
      "func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf64> {\n"
      "  %0 = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<2x2xf32>) -> "
      "tensor<2x2xf64>\n"
@@ -141,7 +141,7 @@ const Case kCases[] = {
      "tensor<2x2xi32>\n"
      "  return %0 : tensor<2x2xi32> }",
      "stablehlo.cholesky", "(I1) a must be a tensor of floating-point"},
-    {"trsm_c1",
+    {"TriangularSolve_C1_Trsm",
      "func.func @main(%a: tensor<2x2xf32>, %b: tensor<2x2xf64>) -> "
      "tensor<2x2xf64> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -149,7 +149,7 @@ const Case kCases[] = {
      "NO_TRANSPOSE>} : (tensor<2x2xf32>, tensor<2x2xf64>) -> tensor<2x2xf64>\n"
      "  return %0 : tensor<2x2xf64> }",
      "stablehlo.triangular_solve", "(C1) baseline_element_type(a) = f32"},
-    {"trsm_c2",
+    {"TriangularSolve_C2_Trsm",
      "func.func @main(%a: tensor<2x2xf32>, %b: tensor<1x2x2xf32>) -> "
      "tensor<1x2x2xf32> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -158,7 +158,7 @@ const Case kCases[] = {
      "tensor<1x2x2xf32>\n"
      "  return %0 : tensor<1x2x2xf32> }",
      "stablehlo.triangular_solve", "(C2)"},
-    {"trsm_c3_batch",
+    {"TriangularSolve_C3_Batch",
      "func.func @main(%a: tensor<2x2x2xf32>, %b: tensor<3x2x2xf32>) -> "
      "tensor<3x2x2xf32> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -167,7 +167,7 @@ const Case kCases[] = {
      "tensor<3x2x2xf32>\n"
      "  return %0 : tensor<3x2x2xf32> }",
      "stablehlo.triangular_solve", "(C3) batch dim 0"},
-    {"trsm_c3_square",
+    {"TriangularSolve_C3_Square",
      "func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> "
      "tensor<2x2xf32> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -175,7 +175,7 @@ const Case kCases[] = {
      "NO_TRANSPOSE>} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
      "  return %0 : tensor<2x2xf32> }",
      "stablehlo.triangular_solve", "(C3) dim(a, -2) = 2"},
-    {"trsm_c3_side",
+    {"TriangularSolve_C3_Side",
      "func.func @main(%a: tensor<2x2xf32>, %b: tensor<3x1xf32>) -> "
      "tensor<3x1xf32> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -183,7 +183,7 @@ const Case kCases[] = {
      "NO_TRANSPOSE>} : (tensor<2x2xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>\n"
      "  return %0 : tensor<3x1xf32> }",
      "stablehlo.triangular_solve", "(C3) dim(a, -1) = 2 must equal dim(b, -2)"},
-    {"trsm_c4",
+    {"TriangularSolve_C4_Trsm",
      "func.func @main(%a: tensor<2x2xf32>, %b: tensor<2x1xf32>) -> "
      "tensor<2x2xf32> {\n"
      "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower "
@@ -191,7 +191,7 @@ const Case kCases[] = {
      "NO_TRANSPOSE>} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>\n"
      "  return %0 : tensor<2x2xf32> }",
      "stablehlo.triangular_solve", "(C4) baseline_type(b)"},
-    {"bn_inference_c1",
+    {"BatchNormInference_C1_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> "
      "tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.batch_norm_inference\"(%x, %s, %s, %s, %s) {epsilon "
@@ -200,7 +200,7 @@ const Case kCases[] = {
      "tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_inference", "(C1) 0 <= feature_index"},
-    {"bn_inference_c2",
+    {"BatchNormInference_C2_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %o: "
      "tensor<3xf64>) -> tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.batch_norm_inference\"(%x, %s, %o, %s, %s) {epsilon "
@@ -209,7 +209,7 @@ const Case kCases[] = {
      "tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_inference", "(C2) offset has element type f64"},
-    {"bn_inference_c3",
+    {"BatchNormInference_C3_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %o: "
      "tensor<3xf32>) -> tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.batch_norm_inference\"(%x, %s, %o, %o, %o) {epsilon "
@@ -218,7 +218,7 @@ const Case kCases[] = {
      "tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_inference", "(C3) size(scale) = 2"},
-    {"bn_inference_c6",
+    {"BatchNormInference_C6_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %o: "
      "tensor<3xf32>) -> tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.batch_norm_inference\"(%x, %o, %o, %o, %s) {epsilon "
@@ -227,7 +227,7 @@ const Case kCases[] = {
      "tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_inference", "(C6) size(variance) = 2"},
-    {"bn_inference_c7",
+    {"BatchNormInference_C7_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %o: tensor<3xf32>) -> "
      "tensor<3x2xf32> {\n"
      "  %0 = \"stablehlo.batch_norm_inference\"(%x, %o, %o, %o, %o) {epsilon "
@@ -236,7 +236,7 @@ const Case kCases[] = {
      "tensor<3x2xf32>\n"
      "  return %0 : tensor<3x2xf32> }",
      "stablehlo.batch_norm_inference", "(C7) result must have the shape"},
-    {"bn_training_c5",
+    {"BatchNormTraining_C5_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %o: tensor<3xf32>) -> "
      "tensor<2x3xf32> {\n"
      "  %0:3 = \"stablehlo.batch_norm_training\"(%x, %o, %o) {epsilon = 0.0 "
@@ -244,7 +244,7 @@ const Case kCases[] = {
      "tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2xf32>, tensor<3xf32>)\n"
      "  return %0#0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_training", "(C5) size(batch_mean) = 2"},
-    {"bn_grad_c3",
+    {"BatchNormGrad_C3_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %g: tensor<3x2xf32>, %o: "
      "tensor<3xf32>) -> tensor<2x3xf32> {\n"
      "  %0:3 = \"stablehlo.batch_norm_grad\"(%x, %o, %o, %o, %g) {epsilon = "
@@ -253,7 +253,7 @@ const Case kCases[] = {
      "tensor<3xf32>, tensor<3xf32>)\n"
      "  return %0#0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_grad", "(C3) grad_output must have the shape"},
-    {"bn_grad_c5",
+    {"BatchNormGrad_C5_Rule",
      "func.func @main(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %o: "
      "tensor<3xf32>) -> tensor<2x3xf32> {\n"
      "  %0:3 = \"stablehlo.batch_norm_grad\"(%x, %s, %o, %o, %x) {epsilon = "
@@ -262,21 +262,21 @@ const Case kCases[] = {
      "tensor<3xf32>, tensor<3xf32>)\n"
      "  return %0#0 : tensor<2x3xf32> }",
      "stablehlo.batch_norm_grad", "(C5) size(scale) = 2"},
-    {"quantize_c1",
+    {"UniformQuantize_C1_Quantize",
      "func.func @main(%x: tensor<2xf32>) -> tensor<3x!quant.uniform<i8:f32, "
      "0.5:1>> {\n"
      "  %0 = \"stablehlo.uniform_quantize\"(%x) : (tensor<2xf32>) -> "
      "tensor<3x!quant.uniform<i8:f32, 0.5:1>>\n"
      "  return %0 : tensor<3x!quant.uniform<i8:f32, 0.5:1>> }",
      "stablehlo.uniform_quantize", "(C1) shape(operand)"},
-    {"quantize_c2",
+    {"UniformQuantize_C2_Quantize",
      "func.func @main(%x: tensor<2xf16>) -> tensor<2x!quant.uniform<i8:f32, "
      "0.5:1>> {\n"
      "  %0 = \"stablehlo.uniform_quantize\"(%x) : (tensor<2xf16>) -> "
      "tensor<2x!quant.uniform<i8:f32, 0.5:1>>\n"
      "  return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:1>> }",
      "stablehlo.uniform_quantize", "(C2) expressed_type(result) = f32"},
-    {"dequantize_c2",
+    {"UniformDequantize_C2_Dequantize",
      "func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 0.5:1>>) -> "
      "tensor<2xf16> {\n"
      "  %0 = \"stablehlo.uniform_dequantize\"(%x) : "

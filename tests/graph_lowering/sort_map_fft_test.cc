@@ -37,13 +37,13 @@ std::string CompileError(const char* text) {
   "  stablehlo.return %c : tensor<i1>\n"
 
 const Case kCases[] = {
-    {"sort_dimension_range",
+    {"Sort_C4_DimensionRange",
      "func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n"
      "  %0 = \"stablehlo.sort\"(%a) ({\n" LT_I32
      "  }) {dimension = 1 : i64} : (tensor<4xi32>) -> tensor<4xi32>\n"
      "  return %0 : tensor<4xi32> }",
      "stablehlo.sort", "(C4) dimension 1 is not in [-1, 1)"},
-    {"sort_shapes_differ",
+    {"Sort_C3_ShapesDiffer",
      "func.func @main(%a: tensor<4xi32>, %b: tensor<3xi32>) -> tensor<4xi32> {\n"
      "  %0:2 = \"stablehlo.sort\"(%a, %b) ({\n"
      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>, %u: tensor<i32>, %v: tensor<i32>):\n"
@@ -52,19 +52,19 @@ const Case kCases[] = {
      "  }) {dimension = 0 : i64} : (tensor<4xi32>, tensor<3xi32>) -> (tensor<4xi32>, tensor<3xi32>)\n"
      "  return %0#0 : tensor<4xi32> }",
      "stablehlo.sort", "(C3) input #1's shape differs"},
-    {"sort_result_type",
+    {"Sort_C2_ResultType",
      "func.func @main(%a: tensor<4xi32>) -> tensor<4xf32> {\n"
      "  %0 = \"stablehlo.sort\"(%a) ({\n" LT_I32
      "  }) {dimension = 0 : i64} : (tensor<4xi32>) -> tensor<4xf32>\n"
      "  return %0 : tensor<4xf32> }",
      "stablehlo.sort", "(C2) result #0's type differs"},
-    {"sort_comparator_args",
+    {"Sort_C5_ComparatorArgs",
      "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
      "  %0 = \"stablehlo.sort\"(%a) ({\n" LT_I32
      "  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
      "  return %0 : tensor<4xf32> }",
      "stablehlo.sort", "(C5) comparator argument #0 must be tensor<f32>"},
-    {"sort_comparator_result",
+    {"Sort_C5_ComparatorResult",
      "func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n"
      "  %0 = \"stablehlo.sort\"(%a) ({\n"
      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
@@ -82,7 +82,7 @@ const Case kCases[] = {
      "  %v, %i = chlo.top_k(%a, k = 1) : tensor<3xcomplex<f32>> -> (tensor<1xcomplex<f32>>, tensor<1xi32>)\n"
      "  return %v : tensor<1xcomplex<f32>> }",
      "chlo.top_k", "has no order"},
-    {"map_dimensions",
+    {"Map_C3_Dimensions",
      "func.func @main(%a: tensor<2x2xi32>) -> tensor<2x2xi32> {\n"
      "  %0 = \"stablehlo.map\"(%a, %a) ({\n"
      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
@@ -91,7 +91,7 @@ const Case kCases[] = {
      "  }) {dimensions = array<i64: 1, 0>} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>\n"
      "  return %0 : tensor<2x2xi32> }",
      "stablehlo.map", "(C3) dimensions must be [0, ..., 1]"},
-    {"map_shape",
+    {"Map_C1_Shape",
      "func.func @main(%a: tensor<2xi32>, %b: tensor<3xi32>) -> tensor<2xi32> {\n"
      "  %0 = \"stablehlo.map\"(%a, %b) ({\n"
      "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
@@ -99,7 +99,7 @@ const Case kCases[] = {
      "  }) {dimensions = array<i64: 0>} : (tensor<2xi32>, tensor<3xi32>) -> tensor<2xi32>\n"
      "  return %0 : tensor<2xi32> }",
      "stablehlo.map", "(C1) input #1's shape differs"},
-    {"map_body_type",
+    {"Map_C4_BodyType",
      "func.func @main(%a: tensor<2xi32>) -> tensor<2xf32> {\n"
      "  %0 = \"stablehlo.map\"(%a) ({\n"
      "  ^bb0(%x: tensor<i32>):\n"
@@ -107,37 +107,37 @@ const Case kCases[] = {
      "  }) {dimensions = array<i64: 0>} : (tensor<2xi32>) -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32> }",
      "stablehlo.map", "(C4) computation must return one tensor<f32>"},
-    {"fft_length_rank",
+    {"Fft_C1_LengthRank",
      "func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
      "  %0 = stablehlo.fft %a, type = FFT, length = [1, 4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n"
      "  return %0 : tensor<4xcomplex<f32>> }",
      "stablehlo.fft", "(C1) size(fft_length) = 2 exceeds"},
-    {"fft_length_count",
+    {"Fft_C3_LengthCount",
      "func.func @main(%a: tensor<1x1x1x4xcomplex<f32>>) -> tensor<1x1x1x4xcomplex<f32>> {\n"
      "  %0 = stablehlo.fft %a, type = FFT, length = [1, 1, 1, 4] : (tensor<1x1x1x4xcomplex<f32>>) -> tensor<1x1x1x4xcomplex<f32>>\n"
      "  return %0 : tensor<1x1x1x4xcomplex<f32>> }",
      "stablehlo.fft", "(C3) size(fft_length) = 4 must be in [1, 3]"},
-    {"fft_types",
+    {"Fft_C2_Types",
      "func.func @main(%a: tensor<4xf32>) -> tensor<4xcomplex<f32>> {\n"
      "  %0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xcomplex<f32>>\n"
      "  return %0 : tensor<4xcomplex<f32>> }",
      "stablehlo.fft", "(C2) FFT needs the same complex element type"},
-    {"rfft_precision",
+    {"Fft_C2_RfftPrecision",
      "func.func @main(%a: tensor<4xf32>) -> tensor<3xcomplex<f64>> {\n"
      "  %0 = stablehlo.fft %a, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<3xcomplex<f64>>\n"
      "  return %0 : tensor<3xcomplex<f64>> }",
      "stablehlo.fft", "(C2) RFFT needs a float operand"},
-    {"rfft_real_shape",
+    {"Fft_C4_RfftRealShape",
      "func.func @main(%a: tensor<4xf32>) -> tensor<3xcomplex<f32>> {\n"
      "  %0 = stablehlo.fft %a, type = RFFT, length = [5] : (tensor<4xf32>) -> tensor<3xcomplex<f32>>\n"
      "  return %0 : tensor<3xcomplex<f32>> }",
      "stablehlo.fft", "(C4) operand dim 0 is 4 but fft_length[0] = 5"},
-    {"rfft_result_shape",
+    {"Fft_C5_RfftResultShape",
      "func.func @main(%a: tensor<4xf32>) -> tensor<4xcomplex<f32>> {\n"
      "  %0 = stablehlo.fft %a, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<4xcomplex<f32>>\n"
      "  return %0 : tensor<4xcomplex<f32>> }",
      "stablehlo.fft", "(C5) result's last dim is 4, expected 3"},
-    {"irfft_operand_shape",
+    {"Fft_C5_IrfftOperandShape",
      "func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xf32> {\n"
      "  %0 = stablehlo.fft %a, type = IRFFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n"
      "  return %0 : tensor<4xf32> }",

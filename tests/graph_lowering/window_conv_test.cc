@@ -47,59 +47,59 @@ std::string CompileError(const char* text) {
   "   stablehlo.return %s : tensor<f32> })"
 
 const Case kCases[] = {
-    {"rw_operand_count",
+    {"ReduceWindow_C1_OperandCount",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>} : (tensor<4xf32>, tensor<f32>, "
      "tensor<f32>) -> tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C1)"},
-    {"rw_init_type",
+    {"ReduceWindow_C3_InitType",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f64>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>} : (tensor<4xf32>, tensor<f64>) -> "
      "tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C3)"},
-    {"rw_window_dims_size",
+    {"ReduceWindow_C4_WindowDimsSize",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1, 1>} : (tensor<4xf32>, tensor<f32>) "
      "-> tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C4)"},
-    {"rw_window_dims_positive",
+    {"ReduceWindow_C5_WindowDimsPositive",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> "
      "tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C5)"},
-    {"rw_stride_positive",
+    {"ReduceWindow_C7_StridePositive",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>, window_strides = array<i64: 0>} : "
      "(tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n  return %r : "
      "tensor<4xf32> }",
      "stablehlo.reduce_window", "(C7)"},
-    {"rw_base_dilation_positive",
+    {"ReduceWindow_C9_BaseDilationPositive",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>, base_dilations = array<i64: -1>} "
      ": (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n  return %r : "
      "tensor<4xf32> }",
      "stablehlo.reduce_window", "(C9)"},
-    {"rw_window_dilation_size",
+    {"ReduceWindow_C10_WindowDilationSize",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>, window_dilations = array<i64: 1, "
      "1>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n  return %r : "
      "tensor<4xf32> }",
      "stablehlo.reduce_window", "(C10)"},
-    {"rw_padding_shape",
+    {"ReduceWindow_C12_PaddingShape",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 1>, padding = dense<0> : "
      "tensor<2x2xi64>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
      "  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C12)"},
-    {"rw_body_type",
+    {"ReduceWindow_C13_BodyType",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) ({ ^bb0(%x: tensor<f64>, %y: "
      "tensor<f64>):\n   %s = stablehlo.add %x, %y : tensor<f64>\n"
@@ -107,13 +107,13 @@ const Case kCases[] = {
      " {window_dimensions = array<i64: 1>} : (tensor<4xf32>, tensor<f32>) -> "
      "tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C13)"},
-    {"rw_result_shape",
+    {"ReduceWindow_C14_ResultShape",
      "func.func @main(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<4xf32> {\n"
      "  %r = \"stablehlo.reduce_window\"(%a, %i) " RW_BODY
      " {window_dimensions = array<i64: 2>} : (tensor<4xf32>, tensor<f32>) -> "
      "tensor<4xf32>\n  return %r : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C14/C15) result #0 must have shape [3]"},
-    {"rw_inputs_differ",
+    {"ReduceWindow_C2_InputsDiffer",
      "func.func @main(%a: tensor<4xf32>, %b: tensor<3xf32>, %i: tensor<f32>) "
      "-> tensor<4xf32> {\n"
      "  %r:2 = \"stablehlo.reduce_window\"(%a, %b, %i, %i) ({ ^bb0(%x: "
@@ -123,7 +123,7 @@ const Case kCases[] = {
      "tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>)\n"
      "  return %r#0 : tensor<4xf32> }",
      "stablehlo.reduce_window", "(C2)"},
-    {"sas_source_type",
+    {"SelectAndScatter_C1_SourceType",
      "func.func @main(%a: tensor<4xf32>, %s: tensor<2xf64>, %i: tensor<f32>) "
      "-> tensor<4xf32> {\n"
      "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) " SAS_REGIONS
@@ -131,7 +131,7 @@ const Case kCases[] = {
      "(tensor<4xf32>, tensor<2xf64>, tensor<f32>) -> tensor<4xf32>\n"
      "  return %r : tensor<4xf32> }",
      "stablehlo.select_and_scatter", "(C1)"},
-    {"sas_source_shape",
+    {"SelectAndScatter_C2_SourceShape",
      "func.func @main(%a: tensor<4xf32>, %s: tensor<3xf32>, %i: tensor<f32>) "
      "-> tensor<4xf32> {\n"
      "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) " SAS_REGIONS
@@ -139,7 +139,7 @@ const Case kCases[] = {
      "(tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>\n"
      "  return %r : tensor<4xf32> }",
      "stablehlo.select_and_scatter", "(C2) source must have shape [2]"},
-    {"sas_stride_positive",
+    {"SelectAndScatter_C7_StridePositive",
      "func.func @main(%a: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) "
      "-> tensor<4xf32> {\n"
      "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) " SAS_REGIONS
@@ -147,7 +147,7 @@ const Case kCases[] = {
      "(tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>\n"
      "  return %r : tensor<4xf32> }",
      "stablehlo.select_and_scatter", "(C7)"},
-    {"sas_select_returns_f32",
+    {"SelectAndScatter_C9_SelectReturnsF32",
      "func.func @main(%a: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) "
      "-> tensor<4xf32> {\n"
      "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) ({ ^bb0(%x: "
@@ -158,7 +158,7 @@ const Case kCases[] = {
      "(tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>\n"
      "  return %r : tensor<4xf32> }",
      "stablehlo.select_and_scatter", "(C9)"},
-    {"sas_result_shape",
+    {"SelectAndScatter_C11_ResultShape",
      "func.func @main(%a: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) "
      "-> tensor<5xf32> {\n"
      "  %r = \"stablehlo.select_and_scatter\"(%a, %s, %i) " SAS_REGIONS
@@ -166,14 +166,14 @@ const Case kCases[] = {
      "(tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<5xf32>\n"
      "  return %r : tensor<5xf32> }",
      "stablehlo.select_and_scatter", "(C11)"},
-    {"conv_rank",
+    {"Convolution_C1_Rank",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
      "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>} : (tensor<1x4x1xf32>, "
      "tensor<3x1xf32>) -> tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C1)"},
-    {"conv_strides_size",
+    {"Convolution_C2_StridesSize",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -181,7 +181,7 @@ const Case kCases[] = {
      "array<i64: 1, 1>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C2)"},
-    {"conv_lhs_dilation_positive",
+    {"Convolution_C6_LhsDilationPositive",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -189,7 +189,7 @@ const Case kCases[] = {
      "array<i64: 0>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C6)"},
-    {"conv_padding_shape",
+    {"Convolution_C4_PaddingShape",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -197,7 +197,7 @@ const Case kCases[] = {
      "tensor<2x2xi64>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C4)"},
-    {"conv_reversal_size",
+    {"Convolution_C9_ReversalSize",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -205,7 +205,7 @@ const Case kCases[] = {
      "array<i1: true, false>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32>\n  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C9)"},
-    {"conv_batch_groups_divide",
+    {"Convolution_C10_BatchGroupsDivide",
      "func.func @main(%a: tensor<3x4x1xf32>, %k: tensor<3x1x2xf32>) -> "
      "tensor<1x2x2xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -213,7 +213,7 @@ const Case kCases[] = {
      ": i64} : (tensor<3x4x1xf32>, tensor<3x1x2xf32>) -> tensor<1x2x2xf32>\n"
      "  return %r : tensor<1x2x2xf32> }",
      "stablehlo.convolution", "(C10)"},
-    {"conv_feature_groups_divide",
+    {"Convolution_C11_FeatureGroupsDivide",
      "func.func @main(%a: tensor<1x4x3xf32>, %k: tensor<3x1x2xf32>) -> "
      "tensor<1x2x2xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -221,7 +221,7 @@ const Case kCases[] = {
      "2 : i64} : (tensor<1x4x3xf32>, tensor<3x1x2xf32>) -> tensor<1x2x2xf32>\n"
      "  return %r : tensor<1x2x2xf32> }",
      "stablehlo.convolution", "(C11)"},
-    {"conv_kernel_input_features",
+    {"Convolution_C14_KernelInputFeatures",
      "func.func @main(%a: tensor<1x4x2xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -229,7 +229,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>) -> tensor<1x2x1xf32>\n  return %r : "
      "tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C14)"},
-    {"conv_output_features_batch_groups",
+    {"Convolution_C15_OutputFeaturesBatchGroups",
      "func.func @main(%a: tensor<2x4x1xf32>, %k: tensor<3x1x3xf32>) -> "
      "tensor<1x2x3xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -237,7 +237,7 @@ const Case kCases[] = {
      ": i64} : (tensor<2x4x1xf32>, tensor<3x1x3xf32>) -> tensor<1x2x3xf32>\n"
      "  return %r : tensor<1x2x3xf32> }",
      "stablehlo.convolution", "(C15)"},
-    {"conv_output_features_feature_groups",
+    {"Convolution_C16_OutputFeaturesFeatureGroups",
      "func.func @main(%a: tensor<1x4x2xf32>, %k: tensor<3x1x3xf32>) -> "
      "tensor<1x2x3xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -245,7 +245,7 @@ const Case kCases[] = {
      "2 : i64} : (tensor<1x4x2xf32>, tensor<3x1x3xf32>) -> tensor<1x2x3xf32>\n"
      "  return %r : tensor<1x2x3xf32> }",
      "stablehlo.convolution", "(C16)"},
-    {"conv_group_counts_positive",
+    {"Convolution_C21_GroupCountsPositive",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -253,7 +253,7 @@ const Case kCases[] = {
      "0 : i64} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<1x2x1xf32>\n"
      "  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C21)"},
-    {"conv_both_group_counts",
+    {"Convolution_C23_BothGroupCounts",
      "func.func @main(%a: tensor<2x4x2xf32>, %k: tensor<3x1x4xf32>) -> "
      "tensor<1x2x4xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -262,7 +262,7 @@ const Case kCases[] = {
      "tensor<3x1x4xf32>) -> tensor<1x2x4xf32>\n"
      "  return %r : tensor<1x2x4xf32> }",
      "stablehlo.convolution", "(C23)"},
-    {"conv_precision_config_size",
+    {"Convolution_C24_PrecisionConfigSize",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -271,7 +271,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>) -> tensor<1x2x1xf32>\n  return %r : "
      "tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C24)"},
-    {"conv_result_spatial",
+    {"Convolution_C25_ResultSpatial",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x3x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -279,7 +279,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>) -> tensor<1x3x1xf32>\n  return %r : "
      "tensor<1x3x1xf32> }",
      "stablehlo.convolution", "(C25) result dimension 1 (spatial 0) has size 3, expected 2"},
-    {"conv_result_features",
+    {"Convolution_C25_ResultFeatures",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>) -> "
      "tensor<1x2x2xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -287,7 +287,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>) -> tensor<1x2x2xf32>\n  return %r : "
      "tensor<1x2x2xf32> }",
      "stablehlo.convolution", "(C25) result feature dimension"},
-    {"conv_operand_types",
+    {"Convolution_C27_OperandTypes",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf64>) -> "
      "tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -295,7 +295,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf64>) -> tensor<1x2x1xf32>\n  return %r : "
      "tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C27)"},
-    {"dynamic_conv_padding_shape",
+    {"DynamicConv_C4_PaddingShape",
      "func.func @main(%a: tensor<1x4x1xf32>, %k: tensor<3x1x1xf32>, %p: "
      "tensor<1x3xi64>) -> tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.dynamic_conv\"(%a, %k, %p) {dimension_numbers = "
@@ -303,7 +303,7 @@ const Case kCases[] = {
      "tensor<3x1x1xf32>, tensor<1x3xi64>) -> tensor<1x2x1xf32>\n  return %r : "
      "tensor<1x2x1xf32> }",
      "stablehlo.dynamic_conv", "(C4)"},
-    {"conv_quant_lhs_float_result",
+    {"Convolution_C28_QuantLhsFloatResult",
      "func.func @main(%a: tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, %k: "
      "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf32> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -312,7 +312,7 @@ const Case kCases[] = {
      "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf32>\n"
      "  return %r : tensor<1x2x1xf32> }",
      "stablehlo.convolution", "(C28)"},
-    {"conv_quant_storage_types",
+    {"Convolution_C31_QuantStorageTypes",
      "func.func @main(%a: tensor<1x4x1x!quant.uniform<i8:f32, 0.5:1>>, %k: "
      "tensor<3x1x1x!quant.uniform<i16:f32, 0.5:1>>) -> "
      "tensor<1x2x1x!quant.uniform<i32:f32, 0.25>> {\n"
@@ -323,7 +323,7 @@ const Case kCases[] = {
      "tensor<1x2x1x!quant.uniform<i32:f32, 0.25>>\n"
      "  return %r : tensor<1x2x1x!quant.uniform<i32:f32, 0.25>> }",
      "stablehlo.convolution", "(C31)"},
-    {"conv_hybrid_types",
+    {"Convolution_C34_HybridTypes",
      "func.func @main(%a: tensor<1x4x1xf64>, %k: "
      "tensor<3x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x1xf64> {\n"
      "  %r = \"stablehlo.convolution\"(%a, %k) {dimension_numbers = "
@@ -334,7 +334,7 @@ const Case kCases[] = {
 };
 
 // Each convolution case again as dynamic_conv, but the padding-attribute
-// one (its twin is dynamic_conv_padding_shape) and the spatial result size,
+// one (its twin is DynamicConv_C4_PaddingShape) and the spatial result size,
 // which depends on the padding and is checked when dynamic_conv runs
 // (DynamicConvChecksPaddingAtRunTime).
 TEST(WindowConvRules, ConvolutionRulesHoldForDynamicConv) {
@@ -342,7 +342,8 @@ TEST(WindowConvRules, ConvolutionRulesHoldForDynamicConv) {
   for (const Case& c : kCases) {
     std::string name = c.name;
     if (std::string(c.op) != "stablehlo.convolution" ||
-        name == "conv_padding_shape" || name == "conv_result_spatial")
+        name == "Convolution_C4_PaddingShape" ||
+        name == "Convolution_C25_ResultSpatial")
       continue;
     std::string p = hlx_rules::AsDynamicConv(c.program);
     ASSERT_FALSE(p.empty()) << c.name;

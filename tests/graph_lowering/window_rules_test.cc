@@ -63,55 +63,55 @@ using hlx_rules::Case;
 #define Q8 "!quant.uniform<i8:f32, 0.5:0>"
 
 const Case kCases[] = {
-    {"reduce_init_count",
+    {"Reduce_C3_InitCount",
      "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
      "  %0 = \"stablehlo.reduce\"(%a, %a, %z) " ADD_F32
      " {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4xf32>, "
      "tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32> }",
      "stablehlo.reduce", "(C3) needs N inputs, N init values"},
-    {"reduce_result_element_type",
+    {"Reduce_C8_ResultElementType",
      "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f64> {\n"
      "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_F32
      " {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> "
      "tensor<f64>\n  return %0 : tensor<f64> }",
      "stablehlo.reduce", "(C8) result #0 has element type f64"},
-    {"rw_strides_size",
+    {"ReduceWindow_C6_StridesSize",
      RW("2xf32", "window_dimensions = array<i64: 2>, window_strides = "
                  "array<i64: 2, 2>"),
      "stablehlo.reduce_window", "(C6): size(window_strides) = 2"},
-    {"rw_base_dilations_size",
+    {"ReduceWindow_C8_BaseDilationsSize",
      RW("4xf32", "window_dimensions = array<i64: 1>, base_dilations = "
                  "array<i64: 1, 1>"),
      "stablehlo.reduce_window", "(C8): size(base_dilations) = 2"},
-    {"rw_window_dilation_positive",
+    {"ReduceWindow_C11_WindowDilationPositive",
      RW("4xf32", "window_dimensions = array<i64: 1>, window_dilations = "
                  "array<i64: 0>"),
      "stablehlo.reduce_window", "(C11): window_dilations[0] = 0"},
-    {"rw_result_element_type",
+    {"ReduceWindow_C16_ResultElementType",
      RW("4xf64", "window_dimensions = array<i64: 1>"),
      "stablehlo.reduce_window", "(C16) result #0 has element type f64"},
-    {"sas_init_type",
+    {"SelectAndScatter_C3_InitType",
      SAS("2xf32", "f64", "4xf32", SCATTER_F32, W2S2),
      "stablehlo.select_and_scatter", "(C3) init_value has element type f64"},
-    {"sas_window_size",
+    {"SelectAndScatter_C4_WindowSize",
      SAS("2xf32", "f32", "4xf32", SCATTER_F32,
          "window_dimensions = array<i64: 2, 2>, window_strides = "
          "array<i64: 2>"),
      "stablehlo.select_and_scatter", "(C4): size(window_dimensions) = 2"},
-    {"sas_window_positive",
+    {"SelectAndScatter_C5_WindowPositive",
      SAS("2xf32", "f32", "4xf32", SCATTER_F32,
          "window_dimensions = array<i64: 0>, window_strides = array<i64: 2>"),
      "stablehlo.select_and_scatter", "(C5): window_dimensions[0] = 0"},
-    {"sas_strides_size",
+    {"SelectAndScatter_C6_StridesSize",
      SAS("2xf32", "f32", "4xf32", SCATTER_F32,
          "window_dimensions = array<i64: 2>, window_strides = "
          "array<i64: 2, 2>"),
      "stablehlo.select_and_scatter", "(C6): size(window_strides) = 2"},
-    {"sas_padding_shape",
+    {"SelectAndScatter_C8_PaddingShape",
      SAS("2xf32", "f32", "4xf32", SCATTER_F32,
          W2S2 ", padding = dense<0> : tensor<1x3xi64>"),
      "stablehlo.select_and_scatter", "(C8): shape(padding) must be [1, 2]"},
-    {"sas_scatter_type",
+    {"SelectAndScatter_C10_ScatterType",
      SAS("2xf32", "f32", "4xf32",
          "{ ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
          "   %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) "
@@ -119,10 +119,10 @@ const Case kCases[] = {
          "   stablehlo.return %c : tensor<i1> }",
          W2S2),
      "stablehlo.select_and_scatter", "(C10): scatter region result #0"},
-    {"sas_result_element_type",
+    {"SelectAndScatter_C12_ResultElementType",
      SAS("2xf32", "f32", "4xf64", SCATTER_F32, W2S2),
      "stablehlo.select_and_scatter", "(C12) result has element type f64"},
-    {"sort_no_inputs",
+    {"Sort_C1_NoInputs",
      "func.func @main() -> () {\n"
      "  \"stablehlo.sort\"() ({\n"
      "  ^bb0:\n"
@@ -131,7 +131,7 @@ const Case kCases[] = {
      "  }) {dimension = 0 : i64} : () -> ()\n"
      "  return }",
      "stablehlo.sort", "(C1) needs at least one input"},
-    {"map_no_inputs",
+    {"Map_C2_NoInputs",
      "func.func @main() -> tensor<2xf32> {\n"
      "  %0 = \"stablehlo.map\"() ({\n"
      "  ^bb0:\n"
@@ -140,28 +140,28 @@ const Case kCases[] = {
      "  }) {dimensions = array<i64: 0>} : () -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32> }",
      "stablehlo.map", "(C2) needs at least one input"},
-    {"conv_stride_positive",
+    {"Convolution_C3_StridePositive",
      CONV(DN1, ", window_strides = array<i64: 0>", "1x2x1xf32"),
      "stablehlo.convolution", "(C3)"},
-    {"conv_lhs_dilation_size",
+    {"Convolution_C5_LhsDilationSize",
      CONV(DN1, ", lhs_dilation = array<i64: 1, 1>", "1x2x1xf32"),
      "stablehlo.convolution", "(C5)"},
-    {"conv_rhs_dilation_size",
+    {"Convolution_C7_RhsDilationSize",
      CONV(DN1, ", rhs_dilation = array<i64: 1, 1>", "1x2x1xf32"),
      "stablehlo.convolution", "(C7)"},
-    {"conv_rhs_dilation_positive",
+    {"Convolution_C8_RhsDilationPositive",
      CONV(DN1, ", rhs_dilation = array<i64: 0>", "1x2x1xf32"),
      "stablehlo.convolution", "(C8)"},
-    {"conv_batch_group_count_positive",
+    {"Convolution_C22_BatchGroupCountPositive",
      CONV(DN1, ", batch_group_count = 0 : i64", "1x2x1xf32"),
      "stablehlo.convolution", "(C22) batch_group_count = 0"},
-    {"conv_result_rank",
+    {"Convolution_C26_ResultRank",
      CONV(DN1, "", "1x2xf32"),
      "stablehlo.convolution", "(C26) rank(result) = 2 must be 3"},
-    {"conv_input_spatial_count",
+    {"Convolution_C12_InputSpatialCount",
      CONV("[b, 0, 1, f]x[0, i, o]->[b, 0, f]", "", "1x2x1xf32"),
      "stablehlo.convolution", "(C12)"},
-    {"conv_input_dims_unique",
+    {"Convolution_C13_InputDimsUnique",
      CONV(
          "raw input_batch_dimension = 0, input_feature_dimension = 0, "
          "input_spatial_dimensions = [1], "
@@ -172,10 +172,10 @@ const Case kCases[] = {
          "output_spatial_dimensions = [1]",
          "", "1x2x1xf32"),
      "stablehlo.convolution", "(C13)"},
-    {"conv_kernel_spatial_count",
+    {"Convolution_C17_KernelSpatialCount",
      CONV("[b, 0, f]x[0, 1, i, o]->[b, 0, f]", "", "1x2x1xf32"),
      "stablehlo.convolution", "(C17)"},
-    {"conv_kernel_dims_unique",
+    {"Convolution_C18_KernelDimsUnique",
      CONV(
          "raw input_batch_dimension = 0, input_feature_dimension = 2, "
          "input_spatial_dimensions = [1], "
@@ -186,10 +186,10 @@ const Case kCases[] = {
          "output_spatial_dimensions = [1]",
          "", "1x2x1xf32"),
      "stablehlo.convolution", "(C18)"},
-    {"conv_output_spatial_count",
+    {"Convolution_C19_OutputSpatialCount",
      CONV("[b, 0, f]x[0, i, o]->[b, 0, 1, f]", "", "1x2x1xf32"),
      "stablehlo.convolution", "(C19)"},
-    {"conv_output_dims_unique",
+    {"Convolution_C20_OutputDimsUnique",
      CONV(
          "raw input_batch_dimension = 0, input_feature_dimension = 2, "
          "input_spatial_dimensions = [1], "
