@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/internal.h"
+#include "kernels/cpu_features.h"
 #include "scheduler/collectives.h"
 #include "scheduler/pool.h"
 
@@ -134,6 +135,12 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
                            "hlx_executable_create: num_threads %d, "
                            "num_replicas %d, num_partitions %d out of range",
                            o.num_threads, o.num_replicas, o.num_partitions);
+  hlx_isa_t isa_cap = HLX_ISA_COUNT; /* none */
+  if (o.max_isa && o.max_isa[0] && !hlx_isa_parse(o.max_isa, &isa_cap))
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "hlx_executable_create: max_isa \"%s\" is not an "
+                           "ISA level (reference, avx2, avx512, neon)",
+                           o.max_isa);
   hlx_executable_t* e = calloc(1, sizeof(*e));
   if (!e) return hlx_status_oom();
   e->program = p;
@@ -187,7 +194,15 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
                                 o.num_threads == 1 || !e->pool
                                     ? 1
                                     : hlx_pool_num_threads(e->pool)};
+  /* Kernels picked while lowering obey the cap; runs set it again on the
+   * threads that run the plans (scheduler/executor.c). */
+  bool capped = isa_cap != HLX_ISA_COUNT;
+  hlx_isa_t prev_cap = capped ? hlx_cpu_thread_isa_cap_swap(isa_cap)
+                              : HLX_ISA_COUNT;
   if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
+  if (capped) hlx_cpu_thread_isa_cap_swap(prev_cap);
+  for (int32_t i = 0; !st && i < e->lowered->num_funcs; i++)
+    if (e->lowered->plans[i]) e->lowered->plans[i]->isa_cap = isa_cap;
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);
     int32_t np = 0, nr = 0;

@@ -160,6 +160,15 @@ typedef struct hlx_compile_options_t {
    * result padded, padding zeroed, in its result_layouts order. */
   const int64_t* const* result_padded_dimensions;
   int32_t num_result_padded_dimensions;
+  /* Highest instruction set this executable's kernels use: "reference"
+   * (the portable C kernels), "avx2", "avx512" ("neon" on AArch64); NULL
+   * or "" = no cap. It lowers the process level (the CPU's best, capped
+   * by HLX_MAX_ISA), never raises it, and applies to this executable only,
+   * also when executables with other caps run at once. Covers hlx's own
+   * kernels; oneDNN/libxsmm (dot, convolution) keep their own dispatch
+   * (ONEDNN_MAX_CPU_ISA). An unknown name fails hlx_executable_create
+   * with INVALID_ARGUMENT. */
+  const char* max_isa;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 

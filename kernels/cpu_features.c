@@ -16,6 +16,8 @@ static hlx_isa_t g_detected = HLX_ISA_REFERENCE;
 static hlx_isa_t g_env_cap = HLX_ISA_COUNT; /* COUNT = no cap */
 /* Set by hlx_cpu_set_max_isa; HLX_ISA_COUNT = not set. */
 static _Atomic int g_test_cap = HLX_ISA_COUNT;
+/* This thread's cap (hlx_cpu_thread_isa_cap_swap); HLX_ISA_COUNT = none. */
+static _Thread_local hlx_isa_t t_cap = HLX_ISA_COUNT;
 
 #ifdef HLX_X86
 static uint64_t xgetbv0(void) {
@@ -100,8 +102,17 @@ hlx_isa_t hlx_cpu_max_isa(void) {
   int test_cap = g_test_cap;
   hlx_isa_t cap = test_cap != HLX_ISA_COUNT ? (hlx_isa_t)test_cap : g_env_cap;
   if (cap < isa) isa = cap;
+  if (t_cap < isa) isa = t_cap;
   return isa;
 }
+
+hlx_isa_t hlx_cpu_thread_isa_cap_swap(hlx_isa_t cap) {
+  hlx_isa_t prev = t_cap;
+  t_cap = (unsigned)cap > HLX_ISA_COUNT ? HLX_ISA_COUNT : cap;
+  return prev;
+}
+
+hlx_isa_t hlx_cpu_thread_isa_cap(void) { return t_cap; }
 
 void hlx_cpu_set_max_isa(hlx_isa_t cap) {
   init();

@@ -12,9 +12,13 @@
  * Levels are per architecture: level 1 is avx2 on x86-64 and neon on
  * AArch64 (HLX_ISA_NEON == HLX_ISA_AVX2), so "min(detected, cap)" and the
  * tests' loop over levels need no architecture switch.
- * The effective level is min(detected, cap). The cap comes from the
- * environment variable HLX_MAX_ISA=reference|avx2|avx512|neon (read once), and
- * hlx_cpu_set_max_isa() overrides it (tests force every level). */
+ * The effective level is min(detected, process cap, thread cap). The
+ * process cap comes from the environment variable
+ * HLX_MAX_ISA=reference|avx2|avx512|neon (read once), and
+ * hlx_cpu_set_max_isa() overrides it (tests force every level). The thread
+ * cap (hlx_cpu_thread_isa_cap_swap) is how one executable runs below the
+ * process level: the executor sets it on every thread while that thread
+ * lowers or runs the executable's tasks, beside other executables. */
 #ifndef HLX_KERNELS_CPU_FEATURES_H_
 #define HLX_KERNELS_CPU_FEATURES_H_
 
@@ -55,7 +59,8 @@ uint32_t hlx_cpu_features(void);
 /* The best ISA level this CPU and OS support, ignoring any cap. */
 hlx_isa_t hlx_cpu_detected_isa(void);
 
-/* The level kernels are dispatched at: min(detected, cap). */
+/* The level kernels are dispatched at: min(detected, process cap, this
+ * thread's cap). */
 hlx_isa_t hlx_cpu_max_isa(void);
 
 /* Whether `isa` can run here (ignores the cap). */
@@ -64,6 +69,14 @@ bool hlx_cpu_supports_isa(hlx_isa_t isa);
 /* Caps the level (for tests; thread-safe, affects later lookups only).
  * HLX_ISA_COUNT removes the cap set here and returns to HLX_MAX_ISA. */
 void hlx_cpu_set_max_isa(hlx_isa_t cap);
+
+/* Sets the calling thread's cap (HLX_ISA_COUNT = none, the default of
+ * every thread; values above it count as none) and returns the previous
+ * one, so callers restore it: prev = swap(cap); ...; swap(prev). Lowers
+ * the level only: a thread cap above the process cap changes nothing. */
+hlx_isa_t hlx_cpu_thread_isa_cap_swap(hlx_isa_t cap);
+/* The calling thread's cap (HLX_ISA_COUNT = none), to hand to helpers. */
+hlx_isa_t hlx_cpu_thread_isa_cap(void);
 
 /* "reference", "avx2", "avx512" ("neon" for level 1 on AArch64);
  * "invalid" otherwise. */

@@ -388,6 +388,7 @@ typedef struct run_t {
    * own). */
   bool pin;
   int32_t next_pinned;
+  hlx_isa_t isa_cap; /* the caller's thread cap, set wherever tasks run */
 } run_t;
 
 static void record_error(run_t* r, int32_t t, hlx_status_t st) {
@@ -409,6 +410,9 @@ static void run_item(void* a, int32_t t) {
   run_t* r = a;
   const dag_t* d = r->dag;
   hlx_pool_t* pool = r->pool;
+  /* Every item sets its run's cap: a thread may run items of several
+   * executables in turn. */
+  hlx_isa_t prev_cap = hlx_cpu_thread_isa_cap_swap(r->isa_cap);
   enum { kBatch = 32 };
   hlx_pool_item_t batch[kBatch];
   while (t >= 0) {
@@ -448,10 +452,11 @@ static void run_item(void* a, int32_t t) {
     if (atomic_fetch_sub_explicit(&r->remaining, 1, memory_order_acq_rel) ==
         1) {
       hlx_pool_notify(pool);
-      return;
+      break;
     }
     t = next;
   }
+  hlx_cpu_thread_isa_cap_swap(prev_cap);
 }
 
 static bool run_done(void* a) {
@@ -493,6 +498,7 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
    * could instead hold the thread a peer's progress needs. */
   r.pin = ctx->rendezvous != NULL;
   r.next_pinned = 0;
+  r.isa_cap = hlx_cpu_thread_isa_cap();
   for (int32_t t = 0; t < p->num_tasks; t++)
     atomic_init(&counters[t], d->indeg[t]);
   /* The caller gets a deque of its own: the successors it readies stay
@@ -565,6 +571,10 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
   for (int32_t i = 0; i < p->num_params; i++)
     slots[p->param_slots[i]] = (void*)params[i];
 
+  /* The executable's ISA cap on this thread for the run (plan.h). */
+  bool capped = p->isa_cap != HLX_ISA_COUNT;
+  hlx_isa_t prev_cap = capped ? hlx_cpu_thread_isa_cap_swap(p->isa_cap)
+                              : HLX_ISA_COUNT;
   hlx_status_t st = NULL;
   bool concurrent = ctx->depth == 0 && ctx->pool && !ctx->sequential &&
                     !d->sequential && hlx_pool_num_threads(ctx->pool) > 1;
@@ -582,6 +592,7 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
     if (p->slot_bytes[s] && results[i] != slots[s])
       memcpy(results[i], slots[s], p->slot_bytes[s]);
   }
+  if (capped) hlx_cpu_thread_isa_cap_swap(prev_cap);
   block_put(d, block);
   return st;
 }

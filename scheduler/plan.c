@@ -10,6 +10,7 @@ hlx_plan_t* hlx_plan_create(const char* name) {
   hlx_plan_t* p = calloc(1, sizeof(*p));
   if (!p) return NULL;
   hlx_arena_init(&p->arena);
+  p->isa_cap = HLX_ISA_COUNT;
   p->name = name ? hlx_arena_strndup(&p->arena, name, strlen(name)) : "";
   return p;
 }

@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "base/status.h"
+#include "kernels/cpu_features.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,11 @@ typedef struct hlx_plan_t {
   int32_t cap_tasks;
   int32_t num_children; /* sub-plans (loop bodies, branches) it owns */
   struct hlx_plan_t** children;
+  /* ISA cap of the executable (HLX_ISA_COUNT, hlx_plan_create's default:
+   * none). The executor sets it as the thread cap of every thread while it
+   * runs this plan's tasks (and their parallel_for chunks); nested plans
+   * without a cap of their own run under their caller's. */
+  hlx_isa_t isa_cap;
   /* The task DAG and slot layout, built by the executor on first run
    * (atomically published; opaque). */
   void* dag;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpu_features.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define CPU_RELAX() _mm_pause()
@@ -384,6 +386,7 @@ typedef struct job_t {
   atomic_size_t next;
   atomic_size_t finished; /* chunks done */
   atomic_int active;      /* helpers popped and not yet out of job_help */
+  hlx_isa_t isa_cap;      /* the caller's thread cap (kernels dispatch) */
 } job_t;
 
 static void run_chunks(job_t* j) {
@@ -403,7 +406,9 @@ static void run_chunks(job_t* j) {
 static void job_help(void* a, int32_t i) {
   (void)i;
   job_t* j = a;
+  hlx_isa_t prev_cap = hlx_cpu_thread_isa_cap_swap(j->isa_cap);
   run_chunks(j);
+  hlx_cpu_thread_isa_cap_swap(prev_cap);
   atomic_fetch_sub_explicit(&j->active, 1, memory_order_release);
 }
 
@@ -468,6 +473,7 @@ void hlx_pool_parallel_for(hlx_pool_t* p, size_t n, size_t grain,
   atomic_init(&j.next, 0);
   atomic_init(&j.finished, 0);
   atomic_init(&j.active, 0);
+  j.isa_cap = hlx_cpu_thread_isa_cap();
   size_t helpers = j.num_chunks - 1;
   if (helpers > (size_t)p->num_workers) helpers = (size_t)p->num_workers;
   hlx_pool_item_t items[64];

@@ -22,13 +22,15 @@ static void usage(FILE* f) {
           "      and a final `N passed, N failed` line.\n"
           "  hlx run FILE [--input PATH.npy]... [--output-dir DIR]\n"
           "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
-          "          [--profile FILE.json] [--stats]\n"
+          "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
           "      Runs @main (inputs from .npy files in argument order, or\n"
           "      deterministic random inputs), prints each result and, with\n"
           "      --iterations, the median time per run. --profile writes a\n"
           "      Chrome/Perfetto trace of the last run (one event per task,\n"
           "      one thread per worker); --stats prints time per op kind and\n"
           "      the peak arena bytes against the sum of intermediates.\n"
+          "      --max-isa reference|avx2|avx512|neon caps the instruction\n"
+          "      set of hlx's kernels for this program (HLX_MAX_ISA: all).\n"
           "  hlx print FILE\n"
           "      Parses FILE and prints it back (generic op form).\n");
 }

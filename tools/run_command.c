@@ -25,6 +25,7 @@ typedef struct run_options_t {
   bool fill_elided;
   const char* profile; /* --profile FILE.json: Chrome trace of the last run */
   bool stats;          /* --stats: per-op-kind times and peak memory */
+  const char* max_isa; /* --max-isa NAME: the executable's ISA cap */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -61,6 +62,9 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
       o->json = true;
     } else if (strcmp(a, "--profile") == 0 && next) {
       o->profile = next;
+      i++;
+    } else if (strcmp(a, "--max-isa") == 0 && next) {
+      o->max_isa = next; /* checked by hlx_executable_create */
       i++;
     } else if (strcmp(a, "--stats") == 0) {
       o->stats = true;
@@ -202,6 +206,7 @@ static hlx_status_t run(const run_options_t* o) {
     /* --threads N: a pool of N threads for this run (1 = the caller
      * only); without it, HLX_NUM_THREADS or one thread per core. */
     co.num_threads = o->threads;
+    co.max_isa = o->max_isa;
     s = hlx_executable_create(p, &co, &e);
   }
   if (!s) {
