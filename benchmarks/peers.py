@@ -7,11 +7,11 @@ Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
 PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
 ATEN_CPU_CAPABILITY=avx512; 1 and 2 threads):
   add / multiply f32, 16M elements            (GB/s = 3 * 4 bytes / element)
-  exp / log / tanh / logistic f32, 16M        (Gelem/s; GB/s = 2 * 4 bytes)
+  exp / log / tanh / logistic / sin / cos f32, 16M  (Gelem/s; GB/s = 2 * 4 bytes)
   sum f32 4096x4096 along axis 1 and axis 0   (GB/s read)
   transpose f32 4096x4096, materialised       (GB/s = read + write)
 With --ulp it instead reports the peers' max error in f32 ULPs of
-exp / log / tanh / logistic over every 257th f32 bit pattern (normal
+exp / log / tanh / logistic / sin / cos over every 257th f32 bit pattern (normal
 results, against float64), the measure of tests/kernels/simd_elementwise_test.cc.
 Bytes are counted as elementwise_bench counts them, so its GB/s and G/s
 columns divide directly. Outputs are preallocated (out=) so no allocation is
@@ -89,6 +89,8 @@ def bench_numpy(reps):
         ("log", lambda: np.log(a, out=y), 2),
         ("tanh", lambda: np.tanh(a, out=y), 2),
         ("logistic", logistic, 2),
+        ("sin", lambda: np.sin(a, out=y), 2),
+        ("cos", lambda: np.cos(a, out=y), 2),
     ]
     rows = [row(peer, name, median_time(f, reps), N, k * 4 * N)
             for name, f, k in ops]
@@ -102,23 +104,26 @@ def bench_numpy(reps):
 
 
 def max_ulp(lib):
-    """Max ULP error of lib's f32 exp/log/tanh/logistic, every 257th pattern."""
+    """Max ULP error of lib's f32 transcendentals, every 257th pattern."""
     import numpy as np
     x = np.arange(0, 1 << 32, 257, dtype=np.uint64).astype(np.uint32).view(np.float32)
     with np.errstate(all="ignore"):
         xd = x.astype(np.float64)
         exact = {"exp": np.exp(xd), "log": np.log(xd), "tanh": np.tanh(xd),
                  "logistic": np.where(xd >= 0, 1 / (1 + np.exp(-xd)),
-                                      np.exp(xd) / (1 + np.exp(xd)))}
+                                      np.exp(xd) / (1 + np.exp(xd))),
+                 "sin": np.sin(xd), "cos": np.cos(xd)}
         if lib == "numpy":
             got = {"exp": np.exp(x), "log": np.log(x), "tanh": np.tanh(x),
-                   "logistic": np.reciprocal(np.float32(1) + np.exp(-x))}
+                   "logistic": np.reciprocal(np.float32(1) + np.exp(-x)),
+                   "sin": np.sin(x), "cos": np.cos(x)}
         else:
             import torch
             t = torch.from_numpy(x)
             got = {"exp": torch.exp(t).numpy(), "log": torch.log(t).numpy(),
                    "tanh": torch.tanh(t).numpy(),
-                   "logistic": torch.sigmoid(t).numpy()}
+                   "logistic": torch.sigmoid(t).numpy(),
+                   "sin": torch.sin(t).numpy(), "cos": torch.cos(t).numpy()}
         out = {}
         for op, e in exact.items():
             y = got[op].astype(np.float64)
@@ -151,6 +156,8 @@ def bench_torch(reps, threads):
             ("log", lambda: torch.log(a, out=y), 2),
             ("tanh", lambda: torch.tanh(a, out=y), 2),
             ("logistic", lambda: torch.sigmoid(a, out=y), 2),
+            ("sin", lambda: torch.sin(a, out=y), 2),
+            ("cos", lambda: torch.cos(a, out=y), 2),
         ]
         with torch.no_grad():
             rows += [row(peer, name, median_time(f, reps), N, k * 4 * N)

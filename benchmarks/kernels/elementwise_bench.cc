@@ -353,7 +353,8 @@ bool Wanted(const char* name) {
   // a few cheap unaries; the tests cover every variant.
   static const char* const kOps[] = {"_add_", "_multiply_", "_maximum_",
                                      "_exponential_", "_log_", "_tanh_",
-                                     "_logistic_", "_sqrt_", "_rsqrt_"};
+                                     "_logistic_", "_sine_", "_cosine_",
+                                     "_sqrt_", "_rsqrt_"};
   std::string s = std::string("_") + name + "_";
   if (s.find("f64") != std::string::npos) return s.find("_add_") != std::string::npos;
   for (const char* op : kOps)

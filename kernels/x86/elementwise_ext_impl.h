@@ -326,6 +326,8 @@ EXT_VINLINE vh vf_to_f16(vf f) {
   EXT_HALF_UNARY(NAME, log_plus_one, f32_log1p)        \
   EXT_HALF_UNARY(NAME, tanh, f32_tanh)                 \
   EXT_HALF_UNARY(NAME, logistic, f32_logistic)         \
+  EXT_HALF_UNARY(NAME, sine, f32_sin)                  \
+  EXT_HALF_UNARY(NAME, cosine, f32_cos)                \
   EXT_HALF_BINARY(NAME, add, f32_add)                  \
   EXT_HALF_BINARY(NAME, subtract, f32_sub)             \
   EXT_HALF_BINARY(NAME, multiply, f32_mul)             \

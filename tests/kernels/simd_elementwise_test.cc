@@ -3,8 +3,8 @@
 // (including one past the non-temporal-store threshold), misaligned and
 // in-place buffers, NaN/Inf/-0/denormal inputs; plus a dense f32 sweep
 // (every 257th bit pattern, plus the neighbours of the kernels' boundary
-// inputs) measuring the ULP error of exp/expm1/log/log1p/tanh/logistic
-// against double-precision libm, and the dispatch/HLX_MAX_ISA
+// inputs) measuring the ULP error of exp/expm1/log/log1p/tanh/logistic/
+// sin/cos against double-precision libm, and the dispatch/HLX_MAX_ISA
 // plumbing. Variants the CPU cannot run are skipped visibly.
 #include <math.h>
 #include <stdint.h>
@@ -298,14 +298,16 @@ INSTANTIATE_TEST_SUITE_P(Variants, SimdSelect, ::testing::ValuesIn(kSelect),
 
 // Inputs where the kernels switch method or the result leaves the normal
 // range (overflow, underflow to denormals and 0, saturation to -1 / +-1,
-// the log reduction's sqrt(1/2) step, the tiny-argument shortcuts); the
+// the log reduction's sqrt(1/2) step, the tiny-argument shortcuts, pi/4
+// and pi/2 multiples, the sin/cos scalar fallback past 2^20); the
 // sweep also takes 64 bit patterns on each side of every one of them.
 const float kBoundaries[] = {
     0.0f,        1.0f,         -1.0f,       0x1p-126f,  0x1p-149f,
     0x1.fffffep127f, 0.70710677f, 1.4142135f, 0.34657359f, 0.69314718f,
     88.7228394f, 89.0f,        -87.3365448f, -87.0f,     -103.972076f,
     -104.0f,     -17.328680f,  -20.0f,      16.5f,      9.01f,
-    9.5f,        0x1p-12f,     0x1p-25f,    -0.29289322f, 0.41421356f};
+    9.5f,        0x1p-12f,     0x1p-25f,    -0.29289322f, 0.41421356f,
+    0.78539816f, 1.5707964f,   3.1415927f,  0x1p20f,    1e6f};
 
 class SimdUlpSweep : public ::testing::TestWithParam<UnaryVariant> {};
 

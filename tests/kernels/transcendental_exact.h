@@ -15,7 +15,8 @@ namespace hlx_test {
 inline bool Transcendental(hlx_unary_op_t op) {
   return op == HLX_UNARY_EXP || op == HLX_UNARY_EXPM1 ||
          op == HLX_UNARY_LOG || op == HLX_UNARY_LOG1P ||
-         op == HLX_UNARY_TANH || op == HLX_UNARY_LOGISTIC;
+         op == HLX_UNARY_TANH || op == HLX_UNARY_LOGISTIC ||
+         op == HLX_UNARY_SIN || op == HLX_UNARY_COS;
 }
 
 inline double ExactF32Op(hlx_unary_op_t op, float xf) {
@@ -26,6 +27,8 @@ inline double ExactF32Op(hlx_unary_op_t op, float xf) {
     case HLX_UNARY_LOG: return log(x);
     case HLX_UNARY_LOG1P: return log1p(x);
     case HLX_UNARY_TANH: return tanh(x);
+    case HLX_UNARY_SIN: return sin(x);
+    case HLX_UNARY_COS: return cos(x);
     default: return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
   }
 }
