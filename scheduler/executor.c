@@ -541,6 +541,32 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
 
 /* ---- entry --------------------------------------------------------------- */
 
+/* A top-level run's result buffers are fresh memory of the caller's that
+ * nothing else reads, so a result slot the run would keep in its block is
+ * pointed at the caller's buffer instead: its producer writes the result in
+ * place and the copy at the end disappears. Slots that are parameters,
+ * constants or already redirected (a value returned twice) keep the copy,
+ * as do buffers not aligned like block slots (64 bytes). Result slots are
+ * pinned by buffer assignment, so no other slot shares their bytes after
+ * they are written; an in-place producer simply runs out of place. Nested
+ * plans never do this: their results are the parent's slots, which their
+ * own parameters may alias. */
+static void direct_results(const hlx_plan_t* p, const dag_t* d,
+                           const unsigned char* block, void** slots,
+                           void* const* results) {
+  for (int32_t i = 0; i < p->num_results; i++) {
+    int32_t s = p->result_slots[i];
+    if (p->slot_data[s] || d->slot_off[s] == SIZE_MAX || !p->slot_bytes[s] ||
+        slots[s] != block + d->slot_off[s] || !results[i] ||
+        (uintptr_t)results[i] % 64 != 0)
+      continue;
+    bool param = false;
+    for (int32_t k = 0; k < p->num_params && !param; k++)
+      param = p->param_slots[k] == s;
+    if (!param) slots[s] = results[i];
+  }
+}
+
 hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
                               void* const* results, hlx_run_ctx_t* ctx) {
   if (ctx->depth >= kMaxDepth)
@@ -570,6 +596,7 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
   }
   for (int32_t i = 0; i < p->num_params; i++)
     slots[p->param_slots[i]] = (void*)params[i];
+  if (ctx->depth == 0) direct_results(p, d, block, slots, results);
 
   /* The executable's ISA cap on this thread for the run (plan.h). */
   bool capped = p->isa_cap != HLX_ISA_COUNT;

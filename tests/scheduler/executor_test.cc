@@ -526,3 +526,73 @@ TEST(Pool, DefaultPoolAndWarningAccessors) {
 }
 
 }  // namespace
+
+// ---- results written in place ----
+
+// out = in + add; records where it wrote.
+struct AddArgs {
+  int64_t add;
+  void** wrote;
+};
+hlx_status_t RunAdd(const void* args, void* const* in, void* const* out,
+                    hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const AddArgs* a = static_cast<const AddArgs*>(args);
+  *static_cast<int64_t*>(out[0]) = *static_cast<const int64_t*>(in[0]) + a->add;
+  *a->wrote = out[0];
+  return nullptr;
+}
+
+// A top-level run's result slots are pointed at the caller's buffers (no
+// copy) when those are 64-byte aligned; a parameter returned, a value
+// returned twice and an unaligned buffer still get correct copies, with
+// and without the pool.
+TEST_F(PoolTest, ResultsAreWrittenStraightIntoAlignedCallerBuffers) {
+  hlx_plan_t* p = hlx_plan_create("direct");
+  int32_t param = hlx_plan_add_slot(p, sizeof(int64_t));
+  int32_t x = hlx_plan_add_slot(p, sizeof(int64_t));
+  int32_t y = hlx_plan_add_slot(p, sizeof(int64_t));
+  void* wrote_x = nullptr;
+  void* wrote_y = nullptr;
+  AddArgs ax{1, &wrote_x}, ay{10, &wrote_y};
+  ASSERT_NE(hlx_plan_add_task(p, "x", RunAdd, &ax, 1, &param, 1, &x), nullptr);
+  ASSERT_NE(hlx_plan_add_task(p, "y", RunAdd, &ay, 1, &x, 1, &y), nullptr);
+  p->num_params = 1;
+  p->param_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
+  p->param_slots[0] = param;
+  const int32_t result_slots[] = {y, x, param, y};
+  p->num_results = 4;
+  p->result_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 4, sizeof(int32_t)));
+  std::memcpy(p->result_slots, result_slots, sizeof(result_slots));
+
+  for (hlx_pool_t* pool : {static_cast<hlx_pool_t*>(nullptr), pool_}) {
+    for (size_t misalign : {size_t{0}, size_t{8}}) {
+      alignas(64) unsigned char storage[4][128];
+      void* outs[4];
+      for (int i = 0; i < 4; i++) outs[i] = storage[i];
+      outs[0] = storage[0] + misalign;  // y's first copy
+      int64_t in = 5;
+      const void* params[] = {&in};
+      hlx_run_ctx_t ctx;
+      std::memset(&ctx, 0, sizeof ctx);
+      ctx.pool = pool;
+      ctx.parallel = pool ? hlx_pool_parallel(pool) : nullptr;
+      hlx_status_t st = hlx_plan_execute(p, params, outs, &ctx);
+      ASSERT_EQ(st, nullptr) << hlx_status_message(st);
+      int64_t got[4];
+      for (int i = 0; i < 4; i++) std::memcpy(&got[i], outs[i], sizeof(int64_t));
+      EXPECT_EQ(got[0], 16);
+      EXPECT_EQ(got[1], 6);
+      EXPECT_EQ(got[2], 5);
+      EXPECT_EQ(got[3], 16);
+      EXPECT_EQ(wrote_x, outs[1]) << "x is produced in the caller's buffer";
+      if (misalign == 0)
+        EXPECT_EQ(wrote_y, outs[0]) << "y is produced in its first buffer";
+      else
+        EXPECT_NE(wrote_y, outs[0]) << "an unaligned buffer gets a copy";
+    }
+  }
+  hlx_plan_destroy(p);
+}
