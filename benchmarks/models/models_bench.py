@@ -9,6 +9,12 @@ Models (from ../shared/models, read in place, never copied):
   resnet  jax_resnet_50_weights_as_args.mlir: ResNet-50 (inference batch
           norm) on 1x3x224x224, returning the last block's features and their
           average pool, i.e. torchvision's resnet50 without its fc layer.
+  resnet_const  jax_resnet_50.mlir: the same network with its weights as
+          (elided) constants, which hlx fills with its deterministic random
+          values (--fill-elided): constant weights are packed once and batch
+          norm folds into them, as PyTorch's frozen graph does. Only the
+          image is an input; its values are not comparable across runs of
+          the other models.
 
 The PyTorch peers are those models rebuilt from torch.nn / torchvision with
 random weights (same shapes and op sequence: the attention is written out
@@ -26,7 +32,7 @@ outputs of the two are compared (max relative error).
 Every configuration runs in its own process; peak memory is that process's
 max RSS (/usr/bin/time). Usage:
   benchmarks/models/models_bench.py [--hlx bazel-bin/tools/hlx]
-      [--models chess,resnet] [--threads 1,2] [--iterations 10]
+      [--models chess,resnet[,resnet_const]] [--threads 1,2] [--iterations 10]
       [--shared ../shared]
 """
 import argparse
@@ -42,6 +48,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 MODEL_FILES = {
     "chess": "searchless_chess_9m.mlir",
     "resnet": "jax_resnet_50_weights_as_args.mlir",
+    "resnet_const": "jax_resnet_50.mlir",
 }
 
 
@@ -135,13 +142,16 @@ def timed(cmd, env=None):
     return out, rss
 
 
-def hlx_run(hlx, path, inputs, threads, iterations, fused, outdir):
+def hlx_run(hlx, path, inputs, threads, iterations, fused, outdir,
+            fill_elided=False):
     env = dict(os.environ)
     env["HLX_NUM_THREADS"] = str(threads)
     if not fused:
         env["HLX_NO_FUSION"] = "1"
     cmd = [hlx, "run", path, "--threads", str(threads), "--iterations",
            str(iterations), "--output-dir", outdir]
+    if fill_elided:
+        cmd.append("--fill-elided")
     for f in inputs:
         cmd += ["--input", f]
     out, rss = timed(cmd, env)
@@ -284,10 +294,11 @@ def main():
                 plain_dir = os.path.join(tmp, "unfused%d" % t)
                 os.makedirs(fused_dir)
                 os.makedirs(plain_dir)
+                fill = model == "resnet_const"
                 h_ms, h_rss = hlx_run(a.hlx, path, inputs, t, a.iterations,
-                                      True, fused_dir)
+                                      True, fused_dir, fill)
                 u_ms, _ = hlx_run(a.hlx, path, inputs, t, a.iterations, False,
-                                  plain_dir)
+                                  plain_dir, fill)
                 e_ms, e_rss = torch_run(model, t, a.iterations, "eager")
                 j_ms, j_rss = torch_run(model, t, a.iterations, "jit")
                 best, best_rss = (e_ms, e_rss) if e_ms <= j_ms else (j_ms, j_rss)
