@@ -22,6 +22,8 @@
 #include "kernels/x86/vmath.h"
 
 typedef int32_t hlx_vmath_i32 __attribute__((vector_size(V_BYTES)));
+/* Left shifts go through unsigned lanes (negative / top-bit values). */
+typedef uint32_t hlx_vmath_u32 __attribute__((vector_size(V_BYTES)));
 
 #define HLX_LN2_HI 0.693145751953125f /* 15 bits: q * HI exact, |q| < 512 */
 #define HLX_LN2_LO 1.428606765330187045e-06f
@@ -38,7 +40,9 @@ HLX_VINLINE hlx_vmath_i32 vi_max(hlx_vmath_i32 a, hlx_vmath_i32 b) {
   return (a & m) | (b & ~m);
 }
 /* 2^i for integer lanes i in [-126, 127]. */
-HLX_VINLINE vf vf_pow2i(hlx_vmath_i32 i) { return (vf)((i + 127) << 23); }
+HLX_VINLINE vf vf_pow2i(hlx_vmath_i32 i) {
+  return (vf)((hlx_vmath_u32)(i + 127) << 23);
+}
 
 /* ------------------------------------------------------- exp family -- */
 
@@ -134,7 +138,7 @@ HLX_VINLINE vf f32_log1p_q(vf f) {
 HLX_VINLINE vf f32_frexp_sqrt2(vf x, hlx_vmath_i32* e) {
   hlx_vmath_i32 i = (hlx_vmath_i32)x;
   *e = (i - 0x3f3504f3) >> 23;
-  return (vf)(i - (*e << 23));
+  return (vf)((hlx_vmath_u32)i - ((hlx_vmath_u32)*e << 23));
 }
 
 /* e ln2 + log(1 + f) + lo: e ln2 + f is summed exactly as hi + lo
@@ -352,7 +356,7 @@ HLX_VINLINE vf f32_sincos(vf x, int cosine) {
   f32_sincos_core(rh, rl, &sn, &cs);
   vfb odd = vf_cmp(vf_from_i32(j & 1), vf_set1(0.0f), _CMP_NEQ_UQ);
   vf r = vf_select(odd, cs, sn);
-  r = vf_xor(r, (vf)((j & 2) << 30));
+  r = vf_xor(r, (vf)((hlx_vmath_u32)(j & 2) << 30));
   vf ax = f32_abs(x);
   if (!cosine) r = vf_select(vf_cmp(ax, vf_set1(0x1p-12f), _CMP_LT_OQ), x, r);
   vfb big = vf_cmp(ax, vf_set1(0x1p20f), _CMP_NLE_UQ);
