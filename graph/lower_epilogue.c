@@ -71,17 +71,24 @@ static int64_t head_feature_dim(const hlx_op_t* op) {
       !f32_tensor(op->results[0]))
     return -1;
   if (op->code == HLX_OP_DOT_GENERAL) return dot_feature_dim(op);
+  /* What keeps a convolution off oneDNN (graph/lower_conv.c) keeps the
+   * epilogue off too, so its ops stay in elementwise fusion. */
+  if (getenv("HLX_CONV_REFERENCE")) return -1;
   int64_t bgc = 1;
   const hlx_attr_t* a = hlx_op_attr(op, "batch_group_count");
   if (a && a->kind == HLX_ATTR_INT) bgc = a->i;
-  int64_t ld[HLX_MAX_RANK];
-  int32_t n = 0;
+  int64_t ld[HLX_MAX_RANK], rev[HLX_MAX_RANK];
+  int32_t n = 0, nr = 0;
   if (bgc != 1 ||
       !hlx_attr_int_list(hlx_op_attr(op, "lhs_dilation"), ld, HLX_MAX_RANK,
-                         &n))
+                         &n) ||
+      !hlx_attr_int_list(hlx_op_attr(op, "window_reversal"), rev,
+                         HLX_MAX_RANK, &nr))
     return -1;
   for (int32_t i = 0; i < n; i++)
     if (ld[i] != 1) return -1;
+  for (int32_t i = 0; i < nr; i++)
+    if (rev[i]) return -1;
   const hlx_attr_t* dn = hlx_op_attr(op, "dimension_numbers");
   const hlx_attr_t* of =
       dn && dn->kind == HLX_ATTR_STRUCT
