@@ -26,6 +26,7 @@ typedef struct run_options_t {
   const char* profile; /* --profile FILE.json: Chrome trace of the last run */
   bool stats;          /* --stats: per-op-kind times and peak memory */
   const char* max_isa; /* --max-isa NAME: the executable's ISA cap */
+  const char* cpus;    /* --cpus LIST: pin the pool's workers ("0,2-3") */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -65,6 +66,9 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
       i++;
     } else if (strcmp(a, "--max-isa") == 0 && next) {
       o->max_isa = next; /* checked by hlx_executable_create */
+      i++;
+    } else if (strcmp(a, "--cpus") == 0 && next) {
+      o->cpus = next; /* checked by hlx_client_create */
       i++;
     } else if (strcmp(a, "--stats") == 0) {
       o->stats = true;
@@ -197,8 +201,18 @@ static hlx_status_t run(const run_options_t* o) {
   hlx_buffer_t** results = NULL;
   int32_t np = 0, nr = 0;
   double* times = NULL;
+  hlx_client_t* client = NULL;
   hlx_status_t s = hlx_read_file(o->file, &text, &len);
   if (!s) s = hlx_program_parse(text, len, o->file, 1, &p);
+  /* A pool of our own unless the run is single-threaded, so --cpus can pin
+   * it and --stats can describe it (hlx_client_topology). */
+  if (!s && (o->threads != 1 || o->cpus)) {
+    hlx_client_options_t cl;
+    hlx_client_options_init(&cl);
+    cl.num_threads = o->threads;
+    cl.cpus = o->cpus;
+    s = hlx_client_create(&cl, &client);
+  }
   if (!s) {
     hlx_compile_options_t co;
     hlx_compile_options_init(&co);
@@ -206,6 +220,7 @@ static hlx_status_t run(const run_options_t* o) {
     /* --threads N: a pool of N threads for this run (1 = the caller
      * only); without it, HLX_NUM_THREADS or one thread per core. */
     co.num_threads = o->threads;
+    co.client = client;
     co.max_isa = o->max_isa;
     s = hlx_executable_create(p, &co, &e);
   }
@@ -253,6 +268,10 @@ static hlx_status_t run(const run_options_t* o) {
                                 hlx_executable_arena_bytes(e),
                                 hlx_executable_live_bytes(e),
                                 hlx_executable_intermediate_bytes(e));
+  if (!s && o->stats)
+    fprintf(o->json ? stderr : stdout, "threads: %s\n",
+            client ? hlx_client_topology(client)
+                   : "1 (the calling thread only)");
   hlx_profile_destroy(prof);
   for (int32_t i = 0; results && i < nr; i++) hlx_buffer_destroy(results[i]);
   for (int32_t i = 0; params && i < np; i++) hlx_buffer_destroy(params[i]);
@@ -260,6 +279,7 @@ static hlx_status_t run(const run_options_t* o) {
   free(results);
   free(params);
   hlx_executable_destroy(e);
+  hlx_client_destroy(client);
   hlx_program_destroy(p);
   free(text);
   return s;

@@ -97,6 +97,7 @@ out=$("$HLX" run "$EXAMPLE" --iterations 2 --threads 2 --stats \
 expect "stats header" "$out" '^op kind +ms/run +% +count$'
 expect "stats rows" "$out" '^stablehlo\.[a-z_]+ +[0-9.]+ +[0-9.]+% +[0-9]+$'
 expect "stats memory" "$out" '^memory: peak arena [0-9]+ bytes .* largest live set [0-9]+ bytes .* sum of intermediates [0-9]+ bytes'
+expect "stats threads" "$out" '^threads: 2 threads, .*NUMA node'
 tasks=$(sed -n 's/^total (tasks) .* \([0-9][0-9]*\)$/\1/p' <<<"$out")
 events=$(/usr/bin/python3 - "$tmp/trace.json" <<'PY'
 import json, sys
@@ -114,6 +115,14 @@ PY
   fails=$((fails + 1)); }
 out=$("$HLX" run "$EXAMPLE" --profile /nonexistent/dir/t.json 2>&1)
 expect "unwritable trace is a clear error" "$out" 'cannot write /nonexistent'
+
+# --cpus pins the pool (one cpu here: any machine has cpu 0 in its set
+# unless a cpuset forbids it, so the check reads the allowed list first).
+first=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+out=$("$HLX" run "$EXAMPLE" --cpus "$first" --stats 2>&1)
+expect "--cpus pins" "$out" "^threads: 1 threads, pinned to cpus $first "
+out=$("$HLX" run "$EXAMPLE" --cpus 4095 2>&1)
+expect "--cpus outside the set is a clear error" "$out" "cpu 4095 is not in this process"
 
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
