@@ -136,9 +136,9 @@ HLX_VINLINE vf f32_log1p_q(vf f) {
 /* x = 2^e m, m in [sqrt(1/2), sqrt(2)), for positive normal x: integer
  * subtraction of sqrt(1/2)'s bits puts the exponent step at m = sqrt(1/2). */
 HLX_VINLINE vf f32_frexp_sqrt2(vf x, hlx_vmath_i32* e) {
-  hlx_vmath_i32 i = (hlx_vmath_i32)x;
-  *e = (i - 0x3f3504f3) >> 23;
-  return (vf)((hlx_vmath_u32)i - ((hlx_vmath_u32)*e << 23));
+  hlx_vmath_u32 i = (hlx_vmath_u32)x; /* wraps for the x < 0 lanes */
+  *e = (hlx_vmath_i32)(i - 0x3f3504f3u) >> 23;
+  return (vf)(i - ((hlx_vmath_u32)*e << 23));
 }
 
 /* e ln2 + log(1 + f) + lo: e ln2 + f is summed exactly as hi + lo
@@ -352,7 +352,9 @@ HLX_VINLINE vf f32_sincos_scalar(vf x, vf r, vfb big, int cosine) {
  * an ULP), which keeps +-0 and denormals exact; cos needs no such case. */
 HLX_VINLINE vf f32_sincos(vf x, int cosine) {
   vf rh, rl, sn, cs;
-  hlx_vmath_i32 j = f32_reduce_pio2(x, &rh, &rl) + cosine;
+  /* unsigned add: the quadrant bits of Inf/NaN/huge lanes are garbage */
+  hlx_vmath_i32 j = (hlx_vmath_i32)((hlx_vmath_u32)f32_reduce_pio2(x, &rh, &rl) +
+                                     (uint32_t)cosine);
   f32_sincos_core(rh, rl, &sn, &cs);
   vfb odd = vf_cmp(vf_from_i32(j & 1), vf_set1(0.0f), _CMP_NEQ_UQ);
   vf r = vf_select(odd, cs, sn);
