@@ -5,9 +5,8 @@
  * and denormal inputs give the reference's value (NaN payloads may
  * differ). Max error over all 2^32 inputs (benchmarks/kernels/
  * vmath_sweep.cc, AVX2 and AVX-512 alike): exp 0.988, expm1 0.829, log
- * 0.885, log1p 0.885, tanh 0.761, logistic 0.792 ULP; sin 0.741, cos
- * 0.755 (AVX-512; AVX2 runs the same double reduction). The unit test
- * samples every 257th bit pattern and the boundaries
+ * 0.885, log1p 0.885, tanh 0.761, logistic 0.792, sin 0.741, cos 0.755
+ * ULP. The unit test samples every 257th bit pattern and the boundaries
  * (tests/kernels/simd_elementwise_test.cc).
  *
  * Shape of each: a Cody-Waite reduction and a minimax polynomial, with the
