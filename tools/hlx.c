@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "api/hlx.h"
 #include "tools/check_runner.h"
@@ -117,6 +118,20 @@ static int cmd_print(int argc, char** argv) {
   return 0;
 }
 
+/* oneDNN runs on libgomp, which reads its wait policy once, when it loads
+ * (before main). Its default busy-waits up to 300000 polls after every
+ * parallel region: free on an idle machine, but when another process holds
+ * a core the spinning team members burn the time slices their peers need,
+ * and a 2-thread ResNet-50 run took 15x longer (benchmarks/RESULTS.md).
+ * Unless the user chose a policy, `hlx run` re-executes itself once with
+ * GOMP_SPINCOUNT=10000, which measures the same as the default when idle. */
+static void bound_openmp_spinning(char** argv) {
+  if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
+  if (setenv("GOMP_SPINCOUNT", "10000", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  /* No re-exec (no /proc): run on with libgomp's default. */
+}
+
 int main(int argc, char** argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
@@ -124,7 +139,10 @@ int main(int argc, char** argv) {
   }
   if (strcmp(argv[1], "check") == 0) return cmd_check(argc - 2, argv + 2);
   if (strcmp(argv[1], "print") == 0) return cmd_print(argc - 2, argv + 2);
-  if (strcmp(argv[1], "run") == 0) return hlx_cmd_run(argc - 2, argv + 2);
+  if (strcmp(argv[1], "run") == 0) {
+    bound_openmp_spinning(argv);
+    return hlx_cmd_run(argc - 2, argv + 2);
+  }
   fprintf(stderr, "hlx: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;
