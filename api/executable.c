@@ -186,6 +186,25 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
       if (!e->host_functions[i].name) st = hlx_status_oom();
     }
   }
+  /* reusable_params: checked against the entry's parameter leaves. */
+  bool* reusable = NULL;
+  int32_t num_leaves = 0;
+  for (int32_t i = 0; i < f->num_args; i++)
+    num_leaves += count_leaves(f->body->blocks[0]->args[i]->type);
+  if (!st && o.reusable_params && o.num_reusable_params > 0) {
+    reusable = calloc((size_t)num_leaves + 1, sizeof(bool));
+    if (!reusable) st = hlx_status_oom();
+    for (int32_t i = 0; !st && i < o.num_reusable_params; i++) {
+      int32_t k = o.reusable_params[i];
+      if (k < 0 || k >= num_leaves)
+        st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_executable_create: reusable_params[%d] = "
+                             "%d is not a parameter of @%s (it has %d)",
+                             i, k, f->name, num_leaves);
+      else
+        reusable[k] = true;
+    }
+  }
   hlx_lower_options_t lo = {.fill_elided = o.fill_elided,
                             .host_functions = e->host_functions,
                             .num_host_functions = e->num_host_functions,
@@ -193,13 +212,21 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
                             .library_threads =
                                 o.num_threads == 1 || !e->pool
                                     ? 1
-                                    : hlx_pool_num_threads(e->pool)};
+                                    : hlx_pool_num_threads(e->pool),
+                            .reusable_entry = f->name,
+                            .reusable_params = reusable,
+                            .num_reusable_params = reusable ? num_leaves : 0};
   /* Kernels picked while lowering obey the cap; runs set it again on the
    * threads that run the plans (scheduler/executor.c). */
   bool capped = isa_cap != HLX_ISA_COUNT;
   hlx_isa_t prev_cap = capped ? hlx_cpu_thread_isa_cap_swap(isa_cap)
                               : HLX_ISA_COUNT;
   if (!st) st = hlx_lower_module(p->module, &lo, &e->lowered);
+  free(reusable); /* lowering keeps slot lists of its own */
+  if (e->lowered) {
+    e->lowered->options.reusable_params = NULL;
+    e->lowered->options.num_reusable_params = 0;
+  }
   if (capped) hlx_cpu_thread_isa_cap_swap(prev_cap);
   for (int32_t i = 0; !st && i < e->lowered->num_funcs; i++)
     if (e->lowered->plans[i]) e->lowered->plans[i]->isa_cap = isa_cap;

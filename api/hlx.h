@@ -169,6 +169,17 @@ typedef struct hlx_compile_options_t {
    * (ONEDNN_MAX_CPU_ISA). An unknown name fails hlx_executable_create
    * with INVALID_ARGUMENT. */
   const char* max_isa;
+  /* Parameters (indices into the entry's parameters, counted as
+   * hlx_executable_param_desc counts them) whose buffers the caller keeps
+   * unchanged from run to run, such as model weights: the executable may
+   * keep data derived from them across runs (oneDNN's packed convolution
+   * weights) and makes it again whenever a run passes a different buffer
+   * for that parameter. Writing into such a buffer between runs, or
+   * passing a new buffer that happens to reuse a freed one's address,
+   * gives stale results. Copied at hlx_executable_create; NULL = none; an
+   * index out of range fails with INVALID_ARGUMENT. */
+  const int32_t* reusable_params;
+  int32_t num_reusable_params;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 

@@ -449,6 +449,8 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
   c->inline_parent = NULL;
   c->inline_depth = 0;
   c->needed = NULL;
+  c->reusable_slots = NULL;
+  c->num_reusable_slots = 0;
   c->plan = hlx_plan_create(name);
   c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
   if (!c->plan || !c->vmap) {
@@ -576,6 +578,30 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
 
 /* ---- module -------------------------------------------------------------- */
 
+/* The entry's reusable parameter slots (hlx_lower_options_t), in c. */
+static hlx_status_t mark_reusable(hlx_lower_ctx_t* c, const hlx_func_t* f) {
+  const hlx_lower_options_t* o = &c->lm->options;
+  if (!o->reusable_params || !o->reusable_entry ||
+      strcmp(o->reusable_entry, f->name) != 0)
+    return NULL;
+  int32_t n = 0;
+  int32_t* slots = hlx_arena_alloc_array(&c->plan->arena,
+                                         (size_t)c->plan->num_params + 1, 4);
+  if (!slots) return hlx_status_oom();
+  for (int32_t i = 0; i < c->plan->num_params && i < o->num_reusable_params;
+       i++)
+    if (o->reusable_params[i]) slots[n++] = c->plan->param_slots[i];
+  c->reusable_slots = slots;
+  c->num_reusable_slots = n;
+  return NULL;
+}
+
+bool hlx_lower_slot_is_reusable(const hlx_lower_ctx_t* c, int32_t slot) {
+  for (int32_t i = 0; i < c->num_reusable_slots; i++)
+    if (c->reusable_slots[i] == slot) return true;
+  return false;
+}
+
 static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
                                hlx_plan_t** out) {
   hlx_lower_ctx_t c;
@@ -587,6 +613,7 @@ static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
   if (!st)
     st = add_params(&c, blk->num_args, (const hlx_value_t* const*)blk->args,
                     0);
+  if (!st) st = mark_reusable(&c, f);
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&c, blk, &term);
   if (!st) st = set_results(&c, term);

@@ -37,6 +37,13 @@ typedef struct hlx_lower_options_t {
   /* OpenMP team size of oneDNN calls (the executable's thread count, so a
    * one-thread executable uses one core); 0 = OpenMP's default. */
   int32_t library_threads;
+  /* Parameter leaves of function `reusable_entry` whose buffers keep their
+   * contents from run to run (hlx_compile_options_t.reusable_params):
+   * reusable_params[i] for leaf i (num_reusable_params entries), NULL =
+   * none. Kernels may cache data derived from them, keyed by address. */
+  const char* reusable_entry;
+  const bool* reusable_params;
+  int32_t num_reusable_params;
 } hlx_lower_options_t;
 
 /* Host-side state of one run, reached through hlx_run_ctx_t.user (NULL

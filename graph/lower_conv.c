@@ -23,6 +23,7 @@
  * (conv+BN folding, exact up to float rounding). Weights that are plan
  * constants (folded, or elided constants filled in) are packed once too. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,14 +211,68 @@ static void flip_weights(const flip_t* f, const float* src, float* dst) {
   }
 }
 
+/* Packed weights of a reusable parameter (hlx_lower_options_t), made from
+ * the buffer a run passes and kept while runs pass the same buffer. */
+typedef struct weights_cache_t {
+  pthread_rwlock_t lock;
+  const void* src; /* the buffer `packed` was made from; NULL: none yet */
+  void* packed;    /* 64-byte aligned, in the plan's arena */
+} weights_cache_t;
+
 typedef struct conv_fast_t {
   hlx_onednn_conv_t* cv;
+  weights_cache_t* cache; /* reusable parameter weights, or NULL */
   const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
   const float* bias;  /* folded epilogue shift, or NULL */
   int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
   const flip_t* flip; /* transposed: weights to reverse first, or NULL */
   size_t wbytes;
 } conv_fast_t;
+
+/* Packs the weights in `w` (row-major, reversed first when f->flip) into
+ * `packed`. */
+static hlx_status_t pack_weights(const conv_fast_t* f, const float* w,
+                                 void* packed) {
+  float* flipped = NULL;
+  if (f->flip) {
+    flipped = malloc(f->wbytes + 1);
+    if (!flipped) return hlx_status_oom();
+    flip_weights(f->flip, w, flipped);
+  }
+  hlx_status_t st =
+      hlx_onednn_conv_pack_weights(f->cv, flipped ? flipped : w, packed);
+  free(flipped);
+  return st;
+}
+
+/* A run with the weights of a reusable parameter: the packed copy is used
+ * (shared by concurrent runs) while the run passes the buffer it was made
+ * from; another buffer is packed under the write lock, and that run
+ * computes under it too, so a copy is never replaced while in use. */
+static hlx_status_t run_conv_cached(const conv_fast_t* f, void* const* in,
+                                    const void* const* post, void* out) {
+  weights_cache_t* w = f->cache;
+  pthread_rwlock_rdlock(&w->lock);
+  if (w->src == in[1]) {
+    hlx_status_t st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed,
+                                             f->bias, post, out);
+    pthread_rwlock_unlock(&w->lock);
+    return st;
+  }
+  pthread_rwlock_unlock(&w->lock);
+  pthread_rwlock_wrlock(&w->lock);
+  hlx_status_t st = NULL;
+  if (w->src != in[1]) {
+    w->src = NULL;
+    st = pack_weights(f, in[1], w->packed);
+    if (!st) w->src = in[1];
+  }
+  if (!st)
+    st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed, f->bias, post,
+                                out);
+  pthread_rwlock_unlock(&w->lock);
+  return st;
+}
 
 static hlx_status_t run_conv_onednn(const void* args, void* const* in,
                                     void* const* out, hlx_run_ctx_t* ctx) {
@@ -227,6 +282,7 @@ static hlx_status_t run_conv_onednn(const void* args, void* const* in,
   const hlx_onednn_conv_desc_t* d = hlx_onednn_conv_desc(f->cv);
   for (int32_t i = 0, k = 2; i < f->num_post; i++)
     if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
+  if (f->cache) return run_conv_cached(f, in, post, out[0]);
   float* flipped = NULL;
   if (f->flip && !f->packed) {
     flipped = malloc(f->wbytes + 1);
@@ -371,6 +427,7 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
   if (!f) return hlx_status_oom();
   f->packed = NULL;
+  f->cache = NULL;
   f->bias = NULL;
   size_t wn = (size_t)count(&a->rhs);
   f->flip = any_flip ? flip : NULL;
@@ -444,6 +501,17 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   int32_t out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
+  /* Weights from a reusable parameter: packed on the first run, kept. */
+  if (!f->packed && hlx_lower_slot_is_reusable(c, in[1])) {
+    size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
+    weights_cache_t* w = hlx_lower_alloc(c, sizeof(*w));
+    unsigned char* raw = hlx_lower_alloc(c, pb + 64);
+    if (!w || !raw) return hlx_status_oom();
+    if (pthread_rwlock_init(&w->lock, NULL) != 0) return hlx_status_oom();
+    w->src = NULL;
+    w->packed = raw + (64 - (uintptr_t)raw % 64) % 64;
+    f->cache = w;
+  }
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
   *done = true;
   if (ep) {

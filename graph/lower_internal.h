@@ -23,7 +23,16 @@ typedef struct hlx_lower_ctx_t {
   /* Values of func's body that something needs, by id (graph/lower_dce.c);
    * NULL: everything is kept. */
   const unsigned char* needed;
+  /* Slots of the entry's reusable parameters (hlx_lower_options_t) when
+   * this context emits into the entry function's top-level plan (also
+   * while inlining calls into it); NULL elsewhere (regions, other
+   * functions). */
+  const int32_t* reusable_slots;
+  int32_t num_reusable_slots;
 } hlx_lower_ctx_t;
+
+/* Whether `slot` holds a reusable parameter of the entry (see above). */
+bool hlx_lower_slot_is_reusable(const hlx_lower_ctx_t* c, int32_t slot);
 
 typedef hlx_status_t (*hlx_lower_fn)(hlx_lower_ctx_t* c, const hlx_op_t* op);
 

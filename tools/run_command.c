@@ -27,6 +27,7 @@ typedef struct run_options_t {
   bool stats;          /* --stats: per-op-kind times and peak memory */
   const char* max_isa; /* --max-isa NAME: the executable's ISA cap */
   const char* cpus;    /* --cpus LIST: pin the pool's workers ("0,2-3") */
+  const char* reusable; /* --reusable-params LIST: kept weights ("1-") */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -66,6 +67,9 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
       i++;
     } else if (strcmp(a, "--max-isa") == 0 && next) {
       o->max_isa = next; /* checked by hlx_executable_create */
+      i++;
+    } else if (strcmp(a, "--reusable-params") == 0 && next) {
+      o->reusable = next; /* parsed against the entry's parameters */
       i++;
     } else if (strcmp(a, "--cpus") == 0 && next) {
       o->cpus = next; /* checked by hlx_client_create */
@@ -192,6 +196,51 @@ static hlx_status_t write_trace(const hlx_profile_t* prof, const char* path) {
   return s;
 }
 
+/* --reusable-params: "all", or comma-separated indices and ranges of the
+ * entry's parameters ("1-5", "1-" = from 1 to the last), into a malloc'd
+ * array (*out_n entries). */
+static hlx_status_t parse_reusable(const char* list, const hlx_program_t* p,
+                                   int32_t** out, int32_t* out_n) {
+  *out = NULL;
+  *out_n = 0;
+  const char* entry = hlx_program_entry(p);
+  int32_t nargs = 0;
+  for (int32_t i = 0; entry && i < hlx_program_num_functions(p); i++)
+    if (strcmp(hlx_program_function_name(p, i), entry) == 0)
+      nargs = hlx_program_function_num_args(p, i);
+  int32_t* v = malloc(((size_t)nargs + 1) * sizeof(int32_t));
+  if (!v) return hlx_status_oom();
+  int32_t n = 0;
+  if (strcmp(list, "all") == 0) {
+    for (int32_t i = 0; i < nargs; i++) v[n++] = i;
+  } else {
+    const char* s = list;
+    while (*s) {
+      char* end;
+      long lo = strtol(s, &end, 10), hi = lo;
+      bool ok = end != s;
+      if (ok && *end == '-') {
+        s = end + 1;
+        hi = *s && *s != ',' ? strtol(s, &end, 10) : nargs - 1;
+        ok = *s == '\0' || *s == ',' || end != s;
+        if (*s == '\0' || *s == ',') end = (char*)s;
+      }
+      if (!ok || lo < 0 || hi < lo || hi >= nargs || (*end && *end != ',')) {
+        free(v);
+        return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                               "--reusable-params \"%s\": expected \"all\" or "
+                               "indices/ranges of @%s's %d parameters",
+                               list, entry ? entry : "?", nargs);
+      }
+      for (long k = lo; k <= hi && n < nargs; k++) v[n++] = (int32_t)k;
+      s = *end == ',' ? end + 1 : end;
+    }
+  }
+  *out = v;
+  *out_n = n;
+  return NULL;
+}
+
 static hlx_status_t run(const run_options_t* o) {
   char* text = NULL;
   size_t len;
@@ -202,8 +251,12 @@ static hlx_status_t run(const run_options_t* o) {
   int32_t np = 0, nr = 0;
   double* times = NULL;
   hlx_client_t* client = NULL;
+  int32_t* reusable = NULL;
+  int32_t num_reusable = 0;
   hlx_status_t s = hlx_read_file(o->file, &text, &len);
   if (!s) s = hlx_program_parse(text, len, o->file, 1, &p);
+  if (!s && o->reusable)
+    s = parse_reusable(o->reusable, p, &reusable, &num_reusable);
   /* A pool of our own unless the run is single-threaded, so --cpus can pin
    * it and --stats can describe it (hlx_client_topology). */
   if (!s && (o->threads != 1 || o->cpus)) {
@@ -222,6 +275,8 @@ static hlx_status_t run(const run_options_t* o) {
     co.num_threads = o->threads;
     co.client = client;
     co.max_isa = o->max_isa;
+    co.reusable_params = reusable;
+    co.num_reusable_params = num_reusable;
     s = hlx_executable_create(p, &co, &e);
   }
   if (!s) {
@@ -280,6 +335,7 @@ static hlx_status_t run(const run_options_t* o) {
   free(params);
   hlx_executable_destroy(e);
   hlx_client_destroy(client);
+  free(reusable);
   hlx_program_destroy(p);
   free(text);
   return s;

@@ -9,6 +9,9 @@ Models (from ../shared/models, read in place, never copied):
   resnet  jax_resnet_50_weights_as_args.mlir: ResNet-50 (inference batch
           norm) on 1x3x224x224, returning the last block's features and their
           average pool, i.e. torchvision's resnet50 without its fc layer.
+  resnet_reuse  resnet with its weight arguments marked reusable
+          (hlx run --reusable-params 1-): the packed convolution weights are
+          kept from run to run, as an engine that loads weights once would.
   resnet_const  jax_resnet_50.mlir: the same network with its weights as
           (elided) constants, which hlx fills with its deterministic random
           values (--fill-elided): constant weights are packed once and batch
@@ -32,7 +35,7 @@ outputs of the two are compared (max relative error).
 Every configuration runs in its own process; peak memory is that process's
 max RSS (/usr/bin/time). Usage:
   benchmarks/models/models_bench.py [--hlx bazel-bin/tools/hlx]
-      [--models chess,resnet[,resnet_const]] [--threads 1,2] [--iterations 10]
+      [--models chess,resnet[,resnet_reuse,resnet_const]] [--threads 1,2] [--iterations 10]
       [--shared ../shared]
 """
 import argparse
@@ -49,6 +52,7 @@ MODEL_FILES = {
     "chess": "searchless_chess_9m.mlir",
     "resnet": "jax_resnet_50_weights_as_args.mlir",
     "resnet_const": "jax_resnet_50.mlir",
+    "resnet_reuse": "jax_resnet_50_weights_as_args.mlir",
 }
 
 
@@ -143,7 +147,7 @@ def timed(cmd, env=None):
 
 
 def hlx_run(hlx, path, inputs, threads, iterations, fused, outdir,
-            fill_elided=False):
+            fill_elided=False, extra=()):
     env = dict(os.environ)
     env["HLX_NUM_THREADS"] = str(threads)
     if not fused:
@@ -152,6 +156,7 @@ def hlx_run(hlx, path, inputs, threads, iterations, fused, outdir,
            str(iterations), "--output-dir", outdir]
     if fill_elided:
         cmd.append("--fill-elided")
+    cmd += list(extra)
     for f in inputs:
         cmd += ["--input", f]
     out, rss = timed(cmd, env)
@@ -287,8 +292,11 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     for model in a.models.split(","):
         path = os.path.join(a.shared, "models", MODEL_FILES[model])
+        # resnet_reuse: resnet's inputs and peer, weights marked reusable.
+        kind = "resnet" if model == "resnet_reuse" else model
+        extra = ["--reusable-params", "1-"] if model == "resnet_reuse" else []
         with tempfile.TemporaryDirectory() as tmp:
-            inputs = make_inputs(model, path, tmp)
+            inputs = make_inputs(kind, path, tmp)
             for t in threads:
                 fused_dir = os.path.join(tmp, "fused%d" % t)
                 plain_dir = os.path.join(tmp, "unfused%d" % t)
@@ -296,11 +304,11 @@ def main():
                 os.makedirs(plain_dir)
                 fill = model == "resnet_const"
                 h_ms, h_rss = hlx_run(a.hlx, path, inputs, t, a.iterations,
-                                      True, fused_dir, fill)
+                                      True, fused_dir, fill, extra)
                 u_ms, _ = hlx_run(a.hlx, path, inputs, t, a.iterations, False,
-                                  plain_dir, fill)
-                e_ms, e_rss = torch_run(model, t, a.iterations, "eager")
-                j_ms, j_rss = torch_run(model, t, a.iterations, "jit")
+                                  plain_dir, fill, extra)
+                e_ms, e_rss = torch_run(kind, t, a.iterations, "eager")
+                j_ms, j_rss = torch_run(kind, t, a.iterations, "jit")
                 best, best_rss = (e_ms, e_rss) if e_ms <= j_ms else (j_ms, j_rss)
                 err = max_rel_error(fused_dir, plain_dir)
                 print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f | %.0f"

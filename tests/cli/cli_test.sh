@@ -124,6 +124,16 @@ expect "--cpus pins" "$out" "^threads: 1 threads, pinned to cpus $first "
 out=$("$HLX" run "$EXAMPLE" --cpus 4095 2>&1)
 expect "--cpus outside the set is a clear error" "$out" "cpu 4095 is not in this process"
 
+# --reusable-params: same results; a bad list is a clear error.
+plain=$("$HLX" run "$EXAMPLE" 2>&1 | grep '^result 0')
+out=$("$HLX" run "$EXAMPLE" --reusable-params all --iterations 2 2>&1)
+got=$(grep '^result 0' <<<"$out")
+[ -n "$plain" ] && [ "$got" = "$plain" ] || {
+  echo "FAILED: --reusable-params changed the result: '$got' vs '$plain'"
+  fails=$((fails + 1)); }
+out=$("$HLX" run "$EXAMPLE" --reusable-params 3-1 2>&1)
+expect "--reusable-params bad list" "$out" 'expected "all" or indices/ranges of @main'
+
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
 [ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }
