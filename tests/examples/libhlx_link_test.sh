@@ -11,13 +11,15 @@ LIB="$1"; ARCHIVE="$2"; LDS="$3"; MLIR="$4"; shift 4
 fails=0
 fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
 PREFIX="${TEST_TMPDIR:-$(mktemp -d)}/prefix"
-# A library built with `--config=asan` carries the sanitizer runtimes'
+# A library built with `--config=asan` (or tsan) carries the sanitizer runtimes'
 # references: programs linked against it need the same runtimes (as any
 # application linking an instrumented library would).
 SAN=()
 # (grep reads all of nm's output: with pipefail, -q would SIGPIPE nm.)
 if [ "$(nm -D "$LIB" 2>/dev/null | grep -c "__asan_init")" -gt 0 ]; then
   SAN=(-fsanitize=address,undefined)
+elif [ "$(nm -D "$LIB" 2>/dev/null | grep -c "__tsan_init")" -gt 0 ]; then
+  SAN=(-fsanitize=thread)  # --config=tsan
 fi
 mkdir -p "$PREFIX/include/api" "$PREFIX/lib" "$PREFIX/bin"
 SRCS=()
