@@ -54,6 +54,10 @@ typedef struct dag_t {
   unsigned char* is_pinned;
   /* Run memory: [slot pointers][task counters][buffers...] */
   size_t* slot_off; /* SIZE_MAX: not owned by the run (param/const/empty) */
+  /* Per result: its slot is owned by the run, has bytes and no earlier
+   * result names it, so a top-level run may point it at the caller's
+   * buffer (direct_results). */
+  unsigned char* direct_result;
   size_t counters_off, buffers_off, total_bytes;
   size_t arena_bytes, intermediate_bytes, live_bytes; /* buffer assignment */
   /* Run blocks of finished runs, reused by later runs so they do not
@@ -73,6 +77,7 @@ static void dag_free(dag_t* d) {
   free(d->pinned);
   free(d->is_pinned);
   free(d->slot_off);
+  free(d->direct_result);
   free(d);
 }
 
@@ -104,10 +109,11 @@ static dag_t* dag_build(const hlx_plan_t* p) {
     d->pinned = malloc(((size_t)nt + 1) * sizeof(int32_t));
     d->is_pinned = calloc((size_t)nt + 1, 1);
     d->slot_off = malloc(((size_t)ns + 1) * sizeof(size_t));
+    d->direct_result = calloc((size_t)p->num_results + 1, 1);
   }
   if (!d || !producer || !ext || !mark || !edge_from || !edge_to || !level ||
       !d->indeg || !d->succ_off || !d->roots || !d->pinned || !d->is_pinned ||
-      !d->slot_off) {
+      !d->slot_off || !d->direct_result) {
     dag_free(d);
     d = NULL;
     goto done;
@@ -234,6 +240,13 @@ static dag_t* dag_build(const hlx_plan_t* p) {
   for (int32_t s = 0; s < ns; s++)
     d->slot_off[s] = ba.slot_off[s] == SIZE_MAX ? SIZE_MAX : off + ba.slot_off[s];
   hlx_buffer_assignment_free(&ba);
+  for (int32_t i = 0; i < p->num_results; i++) {
+    int32_t rs = p->result_slots[i];
+    bool first = true;
+    for (int32_t k = 0; k < i && first; k++) first = p->result_slots[k] != rs;
+    d->direct_result[i] =
+        first && d->slot_off[rs] != SIZE_MAX && p->slot_bytes[rs] > 0;
+  }
   off += d->arena_bytes;
   d->total_bytes = off < d->arena_bytes ? SIZE_MAX : off;
   if (d->total_bytes >= HUGE_PAGE_BYTES && d->total_bytes != SIZE_MAX) {
@@ -544,27 +557,18 @@ static hlx_status_t run_concurrent(const hlx_plan_t* p, const dag_t* d,
 /* A top-level run's result buffers are fresh memory of the caller's that
  * nothing else reads, so a result slot the run would keep in its block is
  * pointed at the caller's buffer instead: its producer writes the result in
- * place and the copy at the end disappears. Slots that are parameters,
- * constants or already redirected (a value returned twice) keep the copy,
- * as do buffers not aligned like block slots (64 bytes). Result slots are
- * pinned by buffer assignment, so no other slot shares their bytes after
- * they are written; an in-place producer simply runs out of place. Nested
- * plans never do this: their results are the parent's slots, which their
- * own parameters may alias. */
-static void direct_results(const hlx_plan_t* p, const dag_t* d,
-                           const unsigned char* block, void** slots,
+ * place and the copy at the end disappears. Parameters, constants and a
+ * value's second appearance among the results keep the copy
+ * (d->direct_result), as do buffers not aligned like block slots (64
+ * bytes). Result slots are pinned by buffer assignment, so no other slot
+ * shares their bytes after they are written; an in-place producer simply
+ * runs out of place. Nested plans never do this: their results are the
+ * parent's slots, which their own parameters may alias. */
+static void direct_results(const hlx_plan_t* p, const dag_t* d, void** slots,
                            void* const* results) {
-  for (int32_t i = 0; i < p->num_results; i++) {
-    int32_t s = p->result_slots[i];
-    if (p->slot_data[s] || d->slot_off[s] == SIZE_MAX || !p->slot_bytes[s] ||
-        slots[s] != block + d->slot_off[s] || !results[i] ||
-        (uintptr_t)results[i] % 64 != 0)
-      continue;
-    bool param = false;
-    for (int32_t k = 0; k < p->num_params && !param; k++)
-      param = p->param_slots[k] == s;
-    if (!param) slots[s] = results[i];
-  }
+  for (int32_t i = 0; i < p->num_results; i++)
+    if (d->direct_result[i] && results[i] && (uintptr_t)results[i] % 64 == 0)
+      slots[p->result_slots[i]] = results[i];
 }
 
 hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
@@ -596,7 +600,7 @@ hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
   }
   for (int32_t i = 0; i < p->num_params; i++)
     slots[p->param_slots[i]] = (void*)params[i];
-  if (ctx->depth == 0) direct_results(p, d, block, slots, results);
+  if (ctx->depth == 0) direct_results(p, d, slots, results);
 
   /* The executable's ISA cap on this thread for the run (plan.h). */
   bool capped = p->isa_cap != HLX_ISA_COUNT;
