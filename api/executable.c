@@ -102,6 +102,27 @@ static hlx_status_t add_leaves(const hlx_type_t* t, hlx_tensor_desc_t* descs,
   return NULL;
 }
 
+/* Whether ops in b (or regions nested in it) record or read probes. */
+static bool block_uses_probes(const hlx_block_t* b) {
+  for (int32_t i = 0; i < b->num_ops; i++) {
+    const hlx_op_t* op = b->ops[i];
+    if (op->code == HLX_OP_INTERPRETER_PROBE ||
+        op->code == HLX_OP_CHECK_EXPECT_SERIALIZED_EQ)
+      return true;
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (int32_t k = 0; k < op->regions[r]->num_blocks; k++)
+        if (block_uses_probes(op->regions[r]->blocks[k])) return true;
+  }
+  return false;
+}
+
+static bool module_uses_probes(const hlx_module_t* m) {
+  for (int32_t f = 0; f < m->num_funcs; f++)
+    for (int32_t k = 0; k < m->funcs[f]->body->num_blocks; k++)
+      if (block_uses_probes(m->funcs[f]->body->blocks[k])) return true;
+  return false;
+}
+
 static int32_t count_leaves(const hlx_type_t* t) {
   if (t->kind != HLX_TYPE_TUPLE) return 1;
   int32_t n = 0;
@@ -147,6 +168,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   e->num_replicas = o.num_replicas ? o.num_replicas : 1;
   e->num_partitions = o.num_partitions ? o.num_partitions : 1;
   e->collective_timeout_ms = o.collective_timeout_ms;
+  e->uses_probes = module_uses_probes(p->module);
   hlx_status_t st = NULL;
   if (o.num_threads == 1) {
     e->pool = NULL;
@@ -166,6 +188,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
     st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                          "hlx_executable_create: host_functions is NULL or "
                          "num_host_functions is negative");
+  if (!st) e->parallel = hlx_pool_parallel(e->pool);
   if (!st && o.num_host_functions > 0) {
     e->host_functions = calloc((size_t)o.num_host_functions,
                                sizeof(*e->host_functions));
@@ -302,14 +325,6 @@ static bool same_desc(const hlx_tensor_desc_t* a, const hlx_tensor_desc_t* b) {
   return true;
 }
 
-static hlx_run_ctx_t base_ctx(const hlx_executable_t* e) {
-  hlx_run_ctx_t ctx;
-  memset(&ctx, 0, sizeof(ctx));
-  ctx.pool = e->pool;
-  ctx.parallel = hlx_pool_parallel(e->pool);
-  return ctx;
-}
-
 int32_t hlx_executable_num_processes(const hlx_executable_t* e) {
   return e->num_replicas * e->num_partitions;
 }
@@ -368,6 +383,69 @@ void hlx_run_options_init(hlx_run_options_t* o) {
   o->struct_size = sizeof(*o);
 }
 
+/* The first of bufs[0..n) whose memory overlaps r's, or -1. */
+static int32_t first_overlap(const hlx_buffer_t* r, hlx_buffer_t* const* bufs,
+                             int32_t n) {
+  uintptr_t r0 = (uintptr_t)r->data;
+  for (int32_t j = 0; j < n; j++) {
+    uintptr_t b0 = (uintptr_t)bufs[j]->data;
+    if (r->bytes && bufs[j]->bytes && r0 < b0 + bufs[j]->bytes &&
+        b0 < r0 + r->bytes)
+      return j;
+  }
+  return -1;
+}
+
+/* Caller-provided result buffers (results_provided): each matches its
+ * result and overlaps no parameter (kernels read those while writing
+ * results) and no other result. */
+static hlx_status_t check_provided(const hlx_executable_t* e,
+                                   hlx_buffer_t* const* params,
+                                   int32_t num_params,
+                                   hlx_buffer_t* const* results,
+                                   int32_t num_results) {
+  for (int32_t i = 0, k = 0; i < num_results; i++, k++) {
+    if (k == e->num_results) k = 0;
+    const hlx_buffer_t* r = results[i];
+    if (!r || !same_desc(&r->desc, &e->results[k]))
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_executable_run: result buffer %d is NULL "
+                             "or does not match @%s's result type",
+                             i, e->plan->name);
+    int32_t j = first_overlap(r, params, num_params);
+    if (j >= 0)
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_executable_run: result buffer %d shares "
+                             "memory with parameter %d",
+                             i, j);
+    j = first_overlap(r, results, i);
+    if (j >= 0)
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "hlx_executable_run: result buffers %d and %d "
+                             "share memory",
+                             j, i);
+  }
+  return NULL;
+}
+
+/* Whether the run can skip the layout boundary: every parameter and result
+ * buffer is plain row-major (results made by the run are when the
+ * executable asks no layout or padding of them). */
+static bool plain_boundary(const hlx_executable_t* e,
+                           hlx_buffer_t* const* params, int32_t num_params,
+                           hlx_buffer_t* const* results, int32_t num_results,
+                           bool provided) {
+  for (int32_t i = 0; i < num_params; i++)
+    if (!hlx_internal_is_plain(params[i])) return false;
+  if (!provided) return !e->result_layouts && !e->result_padded;
+  for (int32_t i = 0; i < num_results; i++)
+    if (!hlx_internal_is_plain(results[i])) return false;
+  return true;
+}
+
+/* Pointer arrays of at most this many entries live on the stack. */
+enum { kStackLeaves = 16 };
+
 static hlx_status_t run_impl(const hlx_executable_t* e,
                              hlx_buffer_t* const* params, int32_t num_params,
                              hlx_buffer_t** out_results, int32_t num_results,
@@ -375,15 +453,13 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
                              const hlx_run_options_t* options) {
   hlx_run_options_t ro;
   hlx_run_options_init(&ro);
-  if (options) {
-    size_t n = options->struct_size < sizeof(ro) ? options->struct_size
-                                                 : sizeof(ro);
-    memcpy(&ro, options, n);
-  }
+  if (options) hlx_internal_copy_versioned(&ro, sizeof(ro), options);
+  bool provided = ro.results_provided;
   int32_t nproc = hlx_executable_num_processes(e);
   int32_t pin = replicated ? nproc : 1;  /* parameter sets given */
   int32_t pout = replicated ? nproc : 1; /* result sets returned */
-  for (int32_t i = 0; i < num_results; i++) out_results[i] = NULL;
+  if (!provided)
+    for (int32_t i = 0; i < num_results; i++) out_results[i] = NULL;
   if (num_params != e->num_params * pin || num_results != e->num_results * pout)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_executable_run: @%s takes %d parameters and "
@@ -393,29 +469,45 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
                            replicated ? " over all processes" : "", num_params,
                            num_results);
   size_t np = (size_t)e->num_params, nr = (size_t)e->num_results;
-  const void** in = calloc(np * (size_t)nproc + 1, sizeof(void*));
-  void** out = calloc(nr * (size_t)nproc + 1, sizeof(void*));
+  size_t nin = np * (size_t)nproc, nout = nr * (size_t)nproc;
+  const void* in_small[kStackLeaves];
+  void* out_small[kStackLeaves];
+  const void** in =
+      nin <= kStackLeaves ? in_small : calloc(nin + 1, sizeof(void*));
+  void** out = nout <= kStackLeaves ? out_small : calloc(nout + 1, sizeof(void*));
   hlx_buffer_t** scratch = NULL; /* results of processes not returned */
   hlx_status_t st = (!in || !out) ? hlx_status_oom() : NULL;
-  for (int32_t i = 0; i < num_params && !st; i++) {
-    if (!params[i] || !same_desc(&params[i]->desc, &e->params[i % np]))
+  for (int32_t i = 0, k = 0; i < num_params && !st; i++, k++) {
+    if (k == (int32_t)np) k = 0; /* k = i % np, without a division */
+    if (!params[i] || !same_desc(&params[i]->desc, &e->params[k]))
       st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_executable_run: parameter %d does not match "
                            "@%s's argument type",
                            i, e->plan->name);
   }
+  if (!st && provided)
+    st = check_provided(e, params, num_params, out_results, num_results);
   /* Layouts: params not in row-major get a row-major copy, results not in
-   * row-major a row-major staging area (api/layout.c). */
+   * row-major a row-major staging area (api/layout.c). Plain buffers (the
+   * usual case) are used as they are, with no per-run allocation. */
+  bool plain = !st && plain_boundary(e, params, num_params, out_results,
+                                     num_results, provided);
   hlx_boundary_t bd = {0};
-  if (!st) st = hlx_internal_boundary_begin(e, params, num_params, num_results,
-                                            &bd);
+  if (!st && !plain)
+    st = hlx_internal_boundary_begin(e, params, num_params, num_results, &bd);
   for (int32_t q = 0; q < nproc && !st; q++)
-    for (size_t i = 0; i < np; i++)
-      in[(size_t)q * np + i] =
-          bd.in[(pin > 1 ? (size_t)q * np : 0) + i];
-  for (int32_t i = 0; i < num_results && !st; i++) {
-    st = hlx_internal_result_alloc(e, i % nr, &out_results[i]);
-    if (!st) st = hlx_internal_boundary_result(&bd, i, out_results[i], &out[i]);
+    for (size_t i = 0; i < np; i++) {
+      size_t k = (pin > 1 ? (size_t)q * np : 0) + i;
+      in[(size_t)q * np + i] = plain ? params[k]->data : bd.in[k];
+    }
+  for (int32_t i = 0, k = 0; i < num_results && !st; i++, k++) {
+    if (k == (int32_t)nr) k = 0;
+    if (!provided) st = hlx_internal_result_alloc(e, k, &out_results[i]);
+    if (st) break;
+    if (plain)
+      out[i] = out_results[i]->data;
+    else
+      st = hlx_internal_boundary_result(&bd, i, out_results[i], &out[i]);
   }
   if (!st && pout < nproc) {
     size_t extra = nr * (size_t)(nproc - pout);
@@ -426,20 +518,22 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
       if (!st) out[nr + i] = scratch[i]->data;
     }
   }
-  /* The run's host side: feeds from the options, a fresh probe store. */
+  /* The run's host side: feeds from the options, a fresh probe store when
+   * the program has probes. */
   hlx_run_env_t env = {ro.infeed, ro.outfeed, ro.user, ro.user,
                        ro.print ? print_adapter : NULL, &ro, NULL};
-  if (!st) {
+  if (!st && e->uses_probes) {
     env.probes = hlx_probe_store_create();
     if (!env.probes) st = hlx_status_oom();
   }
   if (!st) {
-    hlx_run_ctx_t ctx = base_ctx(e);
-    ctx.user = &env;
-    if (ro.on_task) {
-      ctx.on_task = task_event_adapter;
-      ctx.on_task_user = &ro;
-    }
+    /* Built in place: a copied struct cost store-forwarding stalls
+     * measurable on one-op runs. */
+    hlx_run_ctx_t ctx = {.user = &env,
+                         .pool = e->pool,
+                         .parallel = e->parallel,
+                         .on_task = ro.on_task ? task_event_adapter : NULL,
+                         .on_task_user = ro.on_task ? &ro : NULL};
     if (nproc == 1) {
       st = hlx_plan_execute(e->plan, in, out, &ctx);
     } else {
@@ -456,21 +550,21 @@ static hlx_status_t run_impl(const hlx_executable_t* e,
       free(procs);
     }
   }
-  if (!st) hlx_internal_boundary_finish(&bd, out_results);
-  hlx_internal_boundary_free(&bd);
-  hlx_probe_store_destroy(env.probes);
+  if (!st && !plain) hlx_internal_boundary_finish(&bd, out_results);
+  if (!plain) hlx_internal_boundary_free(&bd);
+  if (env.probes) hlx_probe_store_destroy(env.probes);
   if (scratch) {
     for (size_t i = 0; i < nr * (size_t)(nproc - pout); i++)
       hlx_buffer_destroy(scratch[i]);
     free(scratch);
   }
-  if (st)
+  if (st && !provided)
     for (int32_t i = 0; i < num_results; i++) {
       hlx_buffer_destroy(out_results[i]);
       out_results[i] = NULL;
     }
-  free(in);
-  free(out);
+  if (in != in_small) free(in);
+  if (out != out_small) free(out);
   return st;
 }
 

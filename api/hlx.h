@@ -326,6 +326,13 @@ typedef struct hlx_run_options_t {
   void (*on_task)(void* user, int32_t task, const char* name, int32_t thread,
                   uint64_t start_ns, uint64_t end_ns);
   void* on_task_user;
+  /* true: out_results[] already hold the caller's buffers, one per result
+   * (any layout, each matching its result description, sharing no memory
+   * with a parameter or another result), and the run writes the results
+   * into them instead of creating new buffers: no allocation per run.
+   * They stay the caller's; after a failed run their contents are
+   * unspecified. false (default): new buffers as described above. */
+  bool results_provided;
 } hlx_run_options_t;
 void hlx_run_options_init(hlx_run_options_t* o);
 

@@ -76,6 +76,7 @@ struct hlx_executable_t {
   /* Scheduling (api/executable.c). */
   struct hlx_pool_t* pool;         /* NULL: run on the caller only */
   struct hlx_pool_t* private_pool; /* owned, when num_threads asked one */
+  const struct hlx_parallel_t* parallel; /* the pool's, for kernels */
   int32_t num_replicas, num_partitions;
   int64_t collective_timeout_ms;
   /* custom_call targets, copied from the compile options (names too). */
@@ -89,6 +90,9 @@ struct hlx_executable_t {
   int64_t (*result_padded)[HLX_MAX_DIMS];
   hlx_allocator_t allocator;
   bool has_allocator;
+  /* The module has interpreter.probe / check.expect_serialized_eq ops:
+   * only then does a run need a probe store. */
+  bool uses_probes;
 };
 
 /* An executable's boundary (api/layout.c). */

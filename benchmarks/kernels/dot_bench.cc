@@ -1,6 +1,7 @@
 // dot_general through hlx (public API on a parsed program: parse once,
-// compile once, then hlx_executable_run per iteration, result buffer
-// included) vs oneDNN's matmul primitive called directly (created once,
+// compile once, then one hlx_executable_run_with_options per iteration
+// writing into a result buffer made once, results_provided; the
+// *Fresh rows take a new result buffer per run instead) vs oneDNN's matmul primitive called directly (created once,
 // memory objects created once) vs libxsmm called directly (small shapes) vs
 // the machine's f32 FMA peak, measured here with an AVX-512 FMA loop on 1
 // and 2 threads. All rates are GFLOP/s (2*B*M*N*K per run); RESULTS.md has
@@ -101,7 +102,9 @@ std::string TensorType(std::vector<int64_t> d) {
   return s + "f32>";
 }
 
-void BM_Hlx(benchmark::State& st) {
+// provided: results_provided with one result buffer made before the loop;
+// else a new result buffer per run (destroyed in the loop).
+void RunHlx(benchmark::State& st, bool provided) {
   Shape s = ShapeOf(st);
   std::vector<int64_t> ad = {s.m, s.k}, bd = {s.k, s.n}, od = {s.m, s.n};
   std::string dims = "contracting_dims = [1] x [0]";
@@ -137,19 +140,80 @@ void BM_Hlx(benchmark::State& st) {
     std::vector<float> v = Random(n);
     (void)hlx_buffer_create(&d, v.data(), &in[i]);
   }
+  hlx_run_options_t ro;
+  hlx_run_options_init(&ro);
+  ro.results_provided = provided;
+  hlx_buffer_t* out[1] = {nullptr};
+  if (provided) {
+    hlx_tensor_desc_t d;
+    (void)hlx_executable_result_desc(exe, 0, &d);
+    (void)hlx_buffer_create(&d, nullptr, &out[0]);
+  }
   for (auto _ : st) {
-    hlx_buffer_t* out[1];
-    hlx_status_t e = hlx_executable_run(exe, in, 2, out, 1);
+    hlx_status_t e = hlx_executable_run_with_options(exe, in, 2, out, 1, &ro);
     if (e) {
       st.SkipWithError(hlx_status_get_message(e));
       break;
     }
-    hlx_buffer_destroy(out[0]);
+    if (!provided) hlx_buffer_destroy(out[0]);
   }
   st.counters["GFLOPs"] = benchmark::Counter(Flops(s) * st.iterations() / 1e9,
                                              benchmark::Counter::kIsRate);
+  if (provided) hlx_buffer_destroy(out[0]);
   hlx_buffer_destroy(in[0]);
   hlx_buffer_destroy(in[1]);
+  hlx_executable_destroy(exe);
+  hlx_program_destroy(prog);
+}
+
+void BM_Hlx(benchmark::State& st) { RunHlx(st, true); }
+void BM_HlxFresh(benchmark::State& st) { RunHlx(st, false); }
+
+// The fixed cost of one hlx_executable_run: arg 0 = 0 runs an empty
+// program (returns its f32[1] parameter: no task, the result copied), 1 a
+// one-op program (negate of f32[1]); arg 1 = 1 with results_provided, 0
+// with a new result buffer per run. One thread (no pool).
+void BM_HlxRunOverhead(benchmark::State& st) {
+  const char* text =
+      st.range(0) == 0
+          ? "func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {\n"
+            "  return %x : tensor<1xf32>\n}\n"
+          : "func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {\n"
+            "  %0 = stablehlo.negate %x : tensor<1xf32>\n"
+            "  return %0 : tensor<1xf32>\n}\n";
+  bool provided = st.range(1) != 0;
+  hlx_program_t* prog = nullptr;
+  hlx_executable_t* exe = nullptr;
+  hlx_compile_options_t co;
+  hlx_compile_options_init(&co);
+  co.num_threads = 1;
+  hlx_status_t err =
+      hlx_program_parse(text, std::strlen(text), "overhead", 1, &prog);
+  if (!err) err = hlx_executable_create(prog, &co, &exe);
+  if (err) {
+    st.SkipWithError(hlx_status_get_message(err));
+    return;
+  }
+  hlx_tensor_desc_t d;
+  (void)hlx_executable_param_desc(exe, 0, &d);
+  float one = 1;
+  hlx_buffer_t* in = nullptr;
+  hlx_buffer_t* out = nullptr;
+  (void)hlx_buffer_create(&d, &one, &in);
+  if (provided) (void)hlx_buffer_create(&d, nullptr, &out);
+  hlx_run_options_t ro;
+  hlx_run_options_init(&ro);
+  ro.results_provided = provided;
+  for (auto _ : st) {
+    hlx_status_t e = hlx_executable_run_with_options(exe, &in, 1, &out, 1, &ro);
+    if (e) {
+      st.SkipWithError(hlx_status_get_message(e));
+      break;
+    }
+    if (!provided) hlx_buffer_destroy(out);
+  }
+  if (provided) hlx_buffer_destroy(out);
+  hlx_buffer_destroy(in);
   hlx_executable_destroy(exe);
   hlx_program_destroy(prog);
 }
@@ -261,6 +325,10 @@ void SmallShapes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_Hlx)->Apply(Shapes);
 BENCHMARK(BM_Onednn)->Apply(Shapes);
 BENCHMARK(BM_Hlx)->Name("BM_HlxSmall")->Apply(SmallShapes);
+BENCHMARK(BM_HlxFresh)->Name("BM_HlxSmallFresh")->Apply(SmallShapes);
 BENCHMARK(BM_Libxsmm)->Apply(SmallShapes);
+BENCHMARK(BM_HlxRunOverhead)
+    ->ArgNames({"one_op", "provided"})
+    ->ArgsProduct({{0, 1}, {0, 1}});
 
 }  // namespace

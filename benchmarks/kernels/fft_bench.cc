@@ -1,5 +1,6 @@
 // fft through hlx (public API on a parsed program: parse and compile once,
-// then hlx_executable_run per iteration, result buffer included) vs FFTW
+// then one run per iteration into a result buffer made once,
+// results_provided; BM_HlxFresh takes a new result buffer per run) vs FFTW
 // called directly with the same plan flags (FFTW_ESTIMATE | FFTW_UNALIGNED,
 // new-array execute, one thread): complex f32 1-D 1024 / 65536 / 2^20 and
 // 2-D 512x512. Rates are transforms/s; RESULTS.md has the ratios.
@@ -50,7 +51,7 @@ void BM_FftwDirect(benchmark::State& st) {
       benchmark::Counter((double)st.iterations(), benchmark::Counter::kIsRate);
 }
 
-void BM_Hlx(benchmark::State& st) {
+void RunHlx(benchmark::State& st, bool provided) {
   std::vector<int> n = Dims(st);
   std::string shape, len;
   size_t total = 1;
@@ -82,22 +83,30 @@ void BM_Hlx(benchmark::State& st) {
   hlx_executable_param_desc(exe, 0, &d);
   hlx_buffer_t* in = nullptr;
   hlx_buffer_create(&d, data.data(), &in);
+  hlx_run_options_t ro;
+  hlx_run_options_init(&ro);
+  ro.results_provided = provided;
+  hlx_buffer_t* out = nullptr;
+  if (provided) hlx_buffer_create(&d, nullptr, &out);
   for (auto _ : st) {
-    hlx_buffer_t* out = nullptr;
-    hlx_status_t r = hlx_executable_run(exe, &in, 1, &out, 1);
+    hlx_status_t r = hlx_executable_run_with_options(exe, &in, 1, &out, 1, &ro);
     if (r) {
       st.SkipWithError(hlx_status_get_message(r));
       hlx_status_release(r);
       break;
     }
-    hlx_buffer_destroy(out);
+    if (!provided) hlx_buffer_destroy(out);
   }
   st.counters["transforms/s"] =
       benchmark::Counter((double)st.iterations(), benchmark::Counter::kIsRate);
+  if (provided) hlx_buffer_destroy(out);
   hlx_buffer_destroy(in);
   hlx_executable_destroy(exe);
   hlx_program_destroy(prog);
 }
+
+void BM_Hlx(benchmark::State& st) { RunHlx(st, true); }
+void BM_HlxFresh(benchmark::State& st) { RunHlx(st, false); }
 
 void Sizes(benchmark::internal::Benchmark* b) {
   b->Args({1024, 0})->Args({65536, 0})->Args({1 << 20, 0})->Args({512, 512});
@@ -106,5 +115,6 @@ void Sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_FftwDirect)->Apply(Sizes);
 BENCHMARK(BM_Hlx)->Apply(Sizes);
+BENCHMARK(BM_HlxFresh)->Apply(Sizes);
 
 }  // namespace

@@ -596,3 +596,132 @@ TEST_F(PoolTest, ResultsAreWrittenStraightIntoAlignedCallerBuffers) {
   }
   hlx_plan_destroy(p);
 }
+
+// ---- inline runs: one-task plans and chains never wake the pool ----------
+
+namespace {
+
+struct WhereArgs {
+  std::thread::id* ran_on;
+  int64_t add;
+  bool fail;
+};
+
+hlx_status_t RunWhere(const void* args, void* const* in, void* const* out,
+                      hlx_run_ctx_t*) {
+  const WhereArgs* a = static_cast<const WhereArgs*>(args);
+  *a->ran_on = std::this_thread::get_id();
+  if (a->fail)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT, "inline refused");
+  *static_cast<int64_t*>(out[0]) = *static_cast<const int64_t*>(in[0]) + a->add;
+  return nullptr;
+}
+
+// n tasks in a chain, param -> t0 -> ... -> t(n-1) = the result; each adds
+// its index + 1 and records its thread in ran_on[i].
+hlx_plan_t* WhereChain(int n, std::vector<WhereArgs>* args,
+                       std::vector<std::thread::id>* ran_on, int fail_at) {
+  hlx_plan_t* p = hlx_plan_create("where");
+  int32_t prev = hlx_plan_add_slot(p, sizeof(int64_t));
+  p->num_params = 1;
+  p->param_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
+  p->param_slots[0] = prev;
+  ran_on->assign(static_cast<size_t>(n), std::thread::id());
+  args->resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; i++) {
+    (*args)[i] = WhereArgs{&(*ran_on)[i], i + 1, i == fail_at};
+    int32_t s = hlx_plan_add_slot(p, sizeof(int64_t));
+    std::string name = "stablehlo.add at " + std::to_string(i) + ":1";
+    EXPECT_NE(hlx_plan_add_task(p, name.c_str(), RunWhere, &(*args)[i], 1,
+                                &prev, 1, &s),
+              nullptr);
+    prev = s;
+  }
+  p->num_results = 1;
+  p->result_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
+  p->result_slots[0] = prev;
+  return p;
+}
+
+// Runs a plan of one int64 parameter and result on pool.
+hlx_status_t RunInt(const hlx_plan_t* p, hlx_pool_t* pool, int64_t in,
+                    int64_t* out) {
+  const void* params[] = {&in};
+  void* results[] = {out};
+  hlx_run_ctx_t ctx;
+  std::memset(&ctx, 0, sizeof ctx);
+  ctx.pool = pool;
+  ctx.parallel = hlx_pool_parallel(pool);
+  return hlx_plan_execute(p, params, results, &ctx);
+}
+
+TEST_F(PoolTest, OneTaskPlansAndChainsRunInlineOnTheCaller) {
+  for (int n : {1, 2, 5}) {
+    std::vector<WhereArgs> args;
+    std::vector<std::thread::id> ran_on;
+    hlx_plan_t* p = WhereChain(n, &args, &ran_on, -1);
+    EXPECT_TRUE(hlx_plan_is_sequential(p));
+    for (int rep = 0; rep < 50; rep++) {
+      int64_t out = -1;
+      hlx_status_t st = RunInt(p, pool_, 100, &out);
+      ASSERT_EQ(st, nullptr) << hlx_status_message(st);
+      EXPECT_EQ(out, 100 + n * (n + 1) / 2);
+      for (int i = 0; i < n; i++)
+        ASSERT_EQ(ran_on[i], std::this_thread::get_id()) << "task " << i;
+    }
+    hlx_plan_destroy(p);
+  }
+}
+
+TEST_F(PoolTest, InlineRunErrorNamesTheTaskAndSkipsTheRest) {
+  std::vector<WhereArgs> args;
+  std::vector<std::thread::id> ran_on;
+  hlx_plan_t* p = WhereChain(4, &args, &ran_on, 1);
+  int64_t out = -1;
+  hlx_status_t st = RunInt(p, pool_, 0, &out);
+  ASSERT_NE(st, nullptr);
+  EXPECT_NE(std::strstr(hlx_status_message(st), "stablehlo.add at 1:1"),
+            nullptr)
+      << hlx_status_message(st);
+  EXPECT_NE(std::strstr(hlx_status_message(st), "inline refused"), nullptr);
+  hlx_status_free(st);
+  EXPECT_EQ(ran_on[2], std::thread::id()) << "tasks after the failure ran";
+  EXPECT_EQ(out, -1) << "a failed run wrote its result";
+  hlx_plan_destroy(p);
+}
+
+TEST_F(PoolTest, ConcurrentInlineRunsOfOneTaskPlan) {
+  // Four callers share one plan (and its kept run blocks); each run stays
+  // on its own caller and sees its own parameter.
+  hlx_plan_t* p = hlx_plan_create("one");
+  int32_t a = hlx_plan_add_slot(p, sizeof(int64_t));
+  int32_t b = hlx_plan_add_slot(p, sizeof(int64_t));
+  ASSERT_NE(hlx_plan_add_task(p, "inc", RunInc, nullptr, 1, &a, 1, &b),
+            nullptr);
+  p->num_params = 1;
+  p->param_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
+  p->param_slots[0] = a;
+  p->num_results = 1;
+  p->result_slots = static_cast<int32_t*>(
+      hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
+  p->result_slots[0] = b;
+  std::atomic<int> bad{0};
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; k++)
+    threads.emplace_back([&, k] {
+      for (int64_t i = 0; i < 2000; i++) {
+        int64_t in = k * 1000000 + i, out = -1;
+        hlx_status_t st = RunInt(p, pool_, in, &out);
+        if (st || out != in + 1) bad++;
+        hlx_status_free(st);
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  hlx_plan_destroy(p);
+}
+
+}  // namespace
