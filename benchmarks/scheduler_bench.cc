@@ -1,7 +1,8 @@
 // Scheduler overhead: empty tasks through the executor, per task, on 1 and
-// 2 threads, for a chain (runs sequentially on the caller by design) and a
-// wide DAG (root -> N independent tasks -> join), plus the same wide DAG
-// with tasks doing ~2 us of work to show the 1 -> 2 thread speed-up.
+// 2 threads, for a one-task plan (the fixed cost of a run), a chain (runs
+// sequentially on the caller by design) and a wide DAG (root -> N
+// independent tasks -> join), plus the same wide DAG with tasks doing ~2 us
+// of work to show the 1 -> 2 thread speed-up.
 // Results and the command: benchmarks/RESULTS.md.
 #include <benchmark/benchmark.h>
 
@@ -89,10 +90,13 @@ void Run(benchmark::State& state, hlx_plan_t* p) {
 }
 
 void BM_EmptyChain(benchmark::State& state) { Run(state, Chain(1000)); }
+// One empty task: the executor's fixed cost per run (no API around it).
+void BM_OneTask(benchmark::State& state) { Run(state, Chain(1)); }
 void BM_EmptyWide(benchmark::State& state) { Run(state, Wide(1000, Empty)); }
 void BM_WorkWide(benchmark::State& state) { Run(state, Wide(1000, Spin)); }
 
 BENCHMARK(BM_EmptyChain)->Arg(1)->Arg(2)->UseRealTime();
+BENCHMARK(BM_OneTask)->Arg(1)->Arg(2)->UseRealTime();
 BENCHMARK(BM_EmptyWide)->Arg(1)->Arg(2)->UseRealTime();
 BENCHMARK(BM_WorkWide)->Arg(1)->Arg(2)->UseRealTime();
 

@@ -316,6 +316,7 @@ void Shapes(benchmark::internal::Benchmark* b) {
 void SmallShapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"B", "M", "N", "K"});
   b->Args({1, 8, 8, 8});
+  b->Args({256, 8, 8, 8});
   b->Args({64, 16, 16, 16});
   b->Args({32, 32, 32, 32});
   b->Args({1, 64, 64, 64});
