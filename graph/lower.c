@@ -369,15 +369,19 @@ static hlx_status_t lower_block_body(hlx_lower_ctx_t* c, const hlx_block_t* b,
   *term = NULL;
   hlx_fusion_t* fu = NULL;
   HLX_RETURN_IF_ERROR(fusion_of(c, b, &fu));
-  hlx_status_t st = NULL;
+  hlx_act_scope_t as;
+  hlx_status_t st = hlx_lower_act_begin(c, b, fu, &as);
   for (int32_t i = 0; i < b->num_ops && !st; i++) {
     const hlx_op_t* op = b->ops[i];
     if (op->code == HLX_OP_RETURN || op->code == HLX_OP_FUNC_RETURN) {
       *term = op;
+      st = hlx_lower_act_terminator(c, op);
       break;
     }
-    st = lower_at(c, b, fu, i);
+    st = hlx_lower_act_operands(c, b, fu, i);
+    if (!st) st = lower_at(c, b, fu, i);
   }
+  hlx_lower_act_end(c, &as);
   hlx_fusion_destroy(fu);
   HLX_RETURN_IF_ERROR(st);
   if (!*term)
@@ -451,6 +455,7 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
   c->needed = NULL;
   c->reusable_slots = NULL;
   c->num_reusable_slots = 0;
+  c->act = NULL;
   c->plan = hlx_plan_create(name);
   c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
   if (!c->plan || !c->vmap) {

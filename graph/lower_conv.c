@@ -21,7 +21,10 @@
  * value; with constant weights, its leading add/subtract/multiply steps by
  * constant per-feature values fold into the weights and a bias instead
  * (conv+BN folding, exact up to float rounding). Weights that are plan
- * constants (folded, or elided constants filled in) are packed once too. */
+ * constants (folded, or elided constants filled in) are packed once too.
+ * Activations between oneDNN convolutions may stay in oneDNN's blocked
+ * layout (graph/lower_conv_layout.c): such a task reads/writes nChw16c
+ * and its name ends in "(blocked src|dst|src+dst)". */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -424,6 +427,28 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   d.wei_strides[1] = a->rhs.strides[ns];
   d.dst_strides[0] = a->out.strides[0];
   d.dst_strides[1] = a->out.strides[ns + 1];
+  /* Blocked activations (graph/lower_conv_layout.c): read a blocked input
+   * as it is when its dims line up, write a planned result blocked; a sum
+   * operand must be laid out like dst. */
+  const hlx_value_t* ov = ep ? ep->last->results[0] : op->results[0];
+  const hlx_value_t* full = NULL;
+  for (int32_t i = 0; ep && i < ep->num_steps; i++)
+    if (ep->steps[i].op.shape == HLX_ONEDNN_OPERAND_FULL)
+      full = ep->steps[i].operand;
+  const hlx_op_t* sp = hlx_lower_act_blocked(c, op->operands[0]);
+  if (sp && !transposed && hlx_lower_act_matches(sp, op, true))
+    d.src_blocked = 1;
+  else
+    HLX_RETURN_IF_ERROR(hlx_lower_act_unblock(c, op->operands[0]));
+  int32_t blk = hlx_onednn_act_block();
+  bool dst_blocked = !transposed && blk > 0 && d.groups == 1 &&
+                     d.out_features % blk == 0 && hlx_lower_act_planned(c, ov);
+  if (full) {
+    const hlx_op_t* fp = hlx_lower_act_blocked(c, full);
+    dst_blocked = dst_blocked && fp && hlx_lower_act_matches(fp, op, false);
+    if (!dst_blocked) HLX_RETURN_IF_ERROR(hlx_lower_act_unblock(c, full));
+  }
+  d.dst_blocked = dst_blocked;
   conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
   if (!f) return hlx_status_oom();
   f->packed = NULL;
@@ -513,11 +538,12 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
     f->cache = w;
   }
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
+  if (d.dst_blocked) HLX_RETURN_IF_ERROR(hlx_lower_act_set_blocked(c, ov, op));
   *done = true;
   if (ep) {
     /* "..+epilogue[2 folded](subtract,multiply,relu) at ..": the graph ops
      * it computes, the first `folded` of them inside the weights/bias. */
-    char name[sizeof ep->name + 16];
+    char name[sizeof ep->name + 40];
     const char* list = strstr(ep->name, "+epilogue(");
     if (folded && list)
       snprintf(name, sizeof name, "%.*s+epilogue[%d folded]%s",
@@ -525,8 +551,24 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
                list + strlen("+epilogue"));
     else
       snprintf(name, sizeof name, "%s", ep->name);
+    if (d.src_blocked || d.dst_blocked) {
+      size_t n = strlen(name);
+      snprintf(name + n, sizeof name - n, " (blocked %s)",
+               d.src_blocked && d.dst_blocked ? "src+dst"
+               : d.src_blocked                ? "src"
+                                              : "dst");
+    }
     if (!hlx_plan_add_task(c->plan, name, run_conv_onednn, f, nin, in, 1,
                            &out))
+      return hlx_status_oom();
+  } else if (d.src_blocked || d.dst_blocked) {
+    char where[256], name[300];
+    snprintf(name, sizeof name, "%s (blocked %s)",
+             hlx_op_where(op, where, sizeof where),
+             d.src_blocked && d.dst_blocked ? "src+dst"
+             : d.src_blocked                ? "src"
+                                            : "dst");
+    if (!hlx_plan_add_task(c->plan, name, run_conv_onednn, f, 2, in, 1, &out))
       return hlx_status_oom();
   } else {
     HLX_RETURN_IF_ERROR(
@@ -974,6 +1016,8 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
     return NULL;
   }
   if (done) return NULL;
+  /* the reference kernel reads the logical layout */
+  if (!dynamic) HLX_RETURN_IF_ERROR(hlx_lower_act_unblock(c, op->operands[0]));
   int32_t in[3], out;
   for (int32_t i = 0; i < want_ops; i++)
     HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));

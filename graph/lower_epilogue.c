@@ -331,6 +331,14 @@ int32_t hlx_lower_epilogue_match(const void* ctx, const hlx_block_t* b,
   return walk(c, b, head, -1, uses, taken, &ep, members, max);
 }
 
+bool hlx_lower_epilogue_of(const hlx_lower_ctx_t* c, const hlx_block_t* b,
+                           const struct hlx_fusion_t* f, int32_t g,
+                           hlx_epilogue_t* ep) {
+  return f->head[g] >= 0 &&
+         walk(c, b, f->head[g], f->root[g], NULL, NULL, ep, NULL, 0) &&
+         ep->last == b->ops[f->root[g]];
+}
+
 hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
                                       const hlx_block_t* blk,
                                       const struct hlx_fusion_t* f, int32_t g,
@@ -338,16 +346,18 @@ hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
   *done = false;
   hlx_epilogue_t ep;
   int32_t head = f->head[g];
-  if (!walk(c, blk, head, f->root[g], NULL, NULL, &ep, NULL, 0) ||
-      ep.last != blk->ops[f->root[g]])
-    return NULL;
+  if (!hlx_lower_epilogue_of(c, blk, f, g, &ep))
+    return hlx_lower_act_decline(c, blk, f, g);
   const hlx_op_t* h = blk->ops[head];
   char where[64] = "";
   if (ep.last->line > 0)
     snprintf(where, sizeof where, " at %d:%d", ep.last->line, ep.last->col);
   size_t n = strlen(ep.name);
   snprintf(ep.name + n, sizeof ep.name - n, "%s", where);
-  if (h->code == HLX_OP_CONVOLUTION)
-    return hlx_lower_conv_epilogue(c, h, &ep, done);
+  if (h->code == HLX_OP_CONVOLUTION) {
+    HLX_RETURN_IF_ERROR(hlx_lower_conv_epilogue(c, h, &ep, done));
+    /* the members run one by one: none may see a blocked operand */
+    return *done ? NULL : hlx_lower_act_decline(c, blk, f, g);
+  }
   return hlx_lower_dot_epilogue(c, h, &ep, done);
 }

@@ -59,4 +59,50 @@ hlx_status_t hlx_lower_dot_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     const hlx_epilogue_t* ep,
                                     bool* done) HLX_MUST_USE;
 
+/* The epilogue of group g (head a convolution or dot), as emitted; false
+ * when it is not an epilogue group. */
+bool hlx_lower_epilogue_of(const hlx_lower_ctx_t* c, const hlx_block_t* b,
+                           const struct hlx_fusion_t* f, int32_t g,
+                           hlx_epilogue_t* ep);
+
+/* Blocked activations between convolutions (graph/lower_conv_layout.c).
+ * lower.c brackets each block with begin/end, calls _operands before
+ * lowering op i (or group root i) and _terminator before reading the
+ * results: they give a logical copy to every reader that cannot take a
+ * blocked slot. */
+typedef struct hlx_act_layout_t hlx_act_layout_t;
+typedef struct hlx_act_scope_t {
+  hlx_act_layout_t* act;
+  unsigned char* planned;
+  bool own_planned;
+} hlx_act_scope_t;
+bool hlx_lower_act_enabled(void); /* HLX_NO_CONV_BLOCKED=1: off */
+hlx_status_t hlx_lower_act_begin(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                                 const struct hlx_fusion_t* fu,
+                                 hlx_act_scope_t* scope) HLX_MUST_USE;
+void hlx_lower_act_end(hlx_lower_ctx_t* c, const hlx_act_scope_t* scope);
+hlx_status_t hlx_lower_act_operands(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                                    const struct hlx_fusion_t* fu,
+                                    int32_t i) HLX_MUST_USE;
+hlx_status_t hlx_lower_act_terminator(hlx_lower_ctx_t* c,
+                                      const hlx_op_t* term) HLX_MUST_USE;
+/* Epilogue group g fell back to its members: unblock what they read. */
+hlx_status_t hlx_lower_act_decline(hlx_lower_ctx_t* c, const hlx_block_t* b,
+                                   const struct hlx_fusion_t* fu,
+                                   int32_t g) HLX_MUST_USE;
+/* For graph/lower_conv.c: whether v should be written blocked; the
+ * convolution whose blocked output v's slot holds (NULL: logical);
+ * whether reader's input (or output, !as_input) has producer's output dim
+ * order; marking v's slot blocked; a logical copy of v for what follows. */
+bool hlx_lower_act_planned(const hlx_lower_ctx_t* c, const hlx_value_t* v);
+const hlx_op_t* hlx_lower_act_blocked(const hlx_lower_ctx_t* c,
+                                      const hlx_value_t* v);
+bool hlx_lower_act_matches(const hlx_op_t* producer, const hlx_op_t* reader,
+                           bool as_input);
+hlx_status_t hlx_lower_act_set_blocked(hlx_lower_ctx_t* c,
+                                       const hlx_value_t* v,
+                                       const hlx_op_t* conv) HLX_MUST_USE;
+hlx_status_t hlx_lower_act_unblock(hlx_lower_ctx_t* c,
+                                   const hlx_value_t* v) HLX_MUST_USE;
+
 #endif /* HLX_GRAPH_LOWER_EPILOGUE_H_ */

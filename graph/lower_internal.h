@@ -29,6 +29,9 @@ typedef struct hlx_lower_ctx_t {
    * functions). */
   const int32_t* reusable_slots;
   int32_t num_reusable_slots;
+  /* Blocked activations of this plan (graph/lower_conv_layout.c; shared
+   * with calls inlined into it), or NULL. */
+  struct hlx_act_layout_t* act;
 } hlx_lower_ctx_t;
 
 /* Whether `slot` holds a reusable parameter of the entry (see above). */

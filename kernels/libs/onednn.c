@@ -589,6 +589,31 @@ static hlx_status_t make_reorder(const dnnl_memory_desc_t* from,
   return NULL;
 }
 
+int32_t hlx_onednn_act_block(void) {
+  dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) return 16;
+  if ((isa & dnnl_cpu_isa_avx2) == dnnl_cpu_isa_avx2) return 8;
+  return 0;
+}
+
+/* The blocked activation layout of dims [N, C, S...] (nd = 3..5). */
+static hlx_status_t blocked_md(dnnl_memory_desc_t* md, int nd,
+                               const dnnl_dims_t dims) {
+  static const dnnl_format_tag_t k16[] = {dnnl_nCw16c, dnnl_nChw16c,
+                                          dnnl_nCdhw16c};
+  static const dnnl_format_tag_t k8[] = {dnnl_nCw8c, dnnl_nChw8c,
+                                         dnnl_nCdhw8c};
+  int32_t b = hlx_onednn_act_block();
+  if (b == 0 || nd < 3 || nd > 5 || dims[1] % b)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN: no blocked layout for %d channels",
+                           (int)dims[1]);
+  DNNL_TRY(dnnl_memory_desc_init_by_tag(md, nd, dims, dnnl_f32,
+                                        (b == 16 ? k16 : k8)[nd - 3]),
+           "blocked descriptor");
+  return NULL;
+}
+
 static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   const hlx_onednn_conv_desc_t* d = &cv->d;
   int32_t ns = d->num_spatial;
@@ -638,6 +663,14 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   DNNL_TRY(dnnl_memory_desc_init_by_strides(&cv->dst_user, 2 + ns, dd,
                                             dnnl_f32, ds),
            "dst descriptor");
+  if (d->src_blocked)
+    HLX_RETURN_IF_ERROR(blocked_md(&cv->src_user, 2 + ns, sd));
+  if (d->dst_blocked)
+    HLX_RETURN_IF_ERROR(blocked_md(&cv->dst_user, 2 + ns, dd));
+  /* A blocked src/dst is asked for as it is (no reorder); if oneDNN has
+   * no fast kernel for that, the primitive picks its own layout again. */
+  bool pinned = d->src_blocked || d->dst_blocked;
+retry:;
   dnnl_memory_desc_t sa, wa, da;
   DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
                                         dnnl_format_tag_any),
@@ -648,6 +681,8 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
                                         dnnl_format_tag_any),
            "dst descriptor");
+  if (pinned && d->src_blocked) sa = cv->src_user;
+  if (pinned && d->dst_blocked) da = cv->dst_user;
   if (d->has_bias) {
     dnnl_dims_t bd = {d->out_features};
     DNNL_TRY(dnnl_memory_desc_init_by_tag(&cv->bias_md, 1, bd, dnnl_f32,
@@ -688,10 +723,18 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
       &pd, d->transposed ? (const_dnnl_op_desc_t)&dcd : &cd, attr, eng, NULL);
   scope_leave(&scope, d->threads);
   dnnl_primitive_attr_destroy(attr);
+  if (s != dnnl_success && pinned) {
+    pinned = false;
+    goto retry;
+  }
   if (s != dnnl_success) return dnnl_error(s, "convolution descriptor");
   scratch_query(pd, &cv->scratch);
   if (is_ref_impl(pd, cv->impl, sizeof(cv->impl))) {
     dnnl_primitive_desc_destroy(pd);
+    if (pinned) {
+      pinned = false;
+      goto retry;
+    }
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN: only a reference convolution here");
   }
@@ -926,4 +969,104 @@ done:
   free(dbuf);
   free(scratch);
   return st;
+}
+
+/* ---- activation reorders (strided <-> blocked) ---- */
+
+enum { KIND_ACT = 3 };
+
+struct hlx_onednn_act_reorder_t {
+  hlx_onednn_act_desc_t d;
+  dnnl_primitive_t prim;
+  dnnl_memory_desc_t from, to;
+  bool cached;
+};
+
+static void act_free(hlx_onednn_act_reorder_t* r) {
+  if (r->prim) dnnl_primitive_destroy(r->prim);
+  free(r);
+}
+
+static hlx_status_t act_build(hlx_onednn_act_reorder_t* r) {
+  const hlx_onednn_act_desc_t* d = &r->d;
+  int nd = 2 + d->num_spatial;
+  dnnl_dims_t dims, st;
+  dims[0] = d->batch, dims[1] = d->features;
+  for (int i = 0; i < d->num_spatial; i++) dims[2 + i] = d->spatial[i];
+  for (int i = 0; i < nd; i++) st[i] = d->strides[i];
+  if (!engine())
+    return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
+  dnnl_memory_desc_t plain, blocked;
+  DNNL_TRY(dnnl_memory_desc_init_by_strides(&plain, nd, dims, dnnl_f32, st),
+           "activation descriptor");
+  HLX_RETURN_IF_ERROR(blocked_md(&blocked, nd, dims));
+  r->from = d->to_blocked ? plain : blocked;
+  r->to = d->to_blocked ? blocked : plain;
+  omp_scope_t scope;
+  scope_enter(&scope, d->threads);
+  hlx_status_t st2 = make_reorder(&r->from, &r->to, &r->prim);
+  scope_leave(&scope, d->threads);
+  return st2;
+}
+
+hlx_status_t hlx_onednn_act_reorder_create(const hlx_onednn_act_desc_t* d,
+                                           hlx_onednn_act_reorder_t** out) {
+  *out = NULL;
+  if (d->num_spatial < 1 || d->num_spatial > HLX_ONEDNN_CONV_MAX_SPATIAL)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN reorder: %d spatial dims", d->num_spatial);
+  hlx_onednn_act_reorder_t* r = cache_find(KIND_ACT, d, sizeof(*d));
+  if (r) {
+    *out = r;
+    return NULL;
+  }
+  r = calloc(1, sizeof(*r));
+  if (!r) return hlx_status_oom();
+  r->d = *d;
+  hlx_status_t st = act_build(r);
+  if (st) {
+    act_free(r);
+    return st;
+  }
+  r->cached = true;
+  hlx_onednn_act_reorder_t* c = cache_insert(KIND_ACT, d, sizeof(*d), r);
+  if (c != r) {
+    r->cached = false;
+    if (c) {
+      act_free(r);
+      r = c;
+    }
+  }
+  *out = r;
+  return NULL;
+}
+
+hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
+                                        const float* src, float* dst) {
+  if (!r->prim) { /* equal layouts (C == block, no spatial padding...) */
+    memcpy(dst, src, dnnl_memory_desc_get_size(&r->to));
+    return NULL;
+  }
+  dnnl_stream_t stream;
+  DNNL_TRY(dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags),
+           "stream");
+  mem_list_t ml = {.n = 0};
+  dnnl_memory_t fm, tm;
+  dnnl_status_t s;
+  if ((s = mem_add(&ml, &r->from, src, &fm)) == dnnl_success &&
+      (s = mem_add(&ml, &r->to, dst, &tm)) == dnnl_success) {
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    omp_scope_t scope;
+    scope_enter(&scope, r->d.threads);
+    s = dnnl_primitive_execute(r->prim, stream, 2, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    scope_leave(&scope, r->d.threads);
+  }
+  mem_free(&ml);
+  dnnl_stream_destroy(stream);
+  return s == dnnl_success ? NULL : dnnl_error(s, "activation reorder");
+}
+
+void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r) {
+  if (r && !r->cached) act_free(r);
 }

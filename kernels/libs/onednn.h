@@ -125,6 +125,11 @@ typedef struct hlx_onednn_conv_desc_t {
   int64_t src_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
   int64_t wei_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
   int64_t dst_strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
+  /* src / dst in the blocked activation layout (hlx_onednn_act_block:
+   * nC[d][h]w16c or 8c) instead of the strides above; the features must
+   * be a multiple of the block. A whole-tensor post-op operand is then
+   * blocked like dst. */
+  int32_t src_blocked, dst_blocked;
 } hlx_onednn_conv_desc_t;
 
 typedef struct hlx_onednn_conv_t hlx_onednn_conv_t;
@@ -154,6 +159,31 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
                                     const void* const* post_args,
                                     float* dst) HLX_MUST_USE;
 void hlx_onednn_conv_release(hlx_onednn_conv_t* cv);
+
+/* Channels per block of the blocked activation layout oneDNN's direct
+ * convolutions prefer on this CPU (16 with AVX-512, 8 with AVX2), 0 when
+ * there is none. Such a tensor [N, C, S...] is [N, C/b, S..., b] row-major,
+ * the same bytes as the logical tensor when C % b == 0. */
+int32_t hlx_onednn_act_block(void);
+
+/* A reorder between an activation [N, C, S...] at the given strides
+ * (elements, any permutation) and the blocked layout (C % block == 0). */
+typedef struct hlx_onednn_act_desc_t {
+  int32_t num_spatial;
+  int32_t threads;
+  int32_t to_blocked; /* 1: strided -> blocked, 0: blocked -> strided */
+  int32_t unused;
+  int64_t batch, features;
+  int64_t spatial[HLX_ONEDNN_CONV_MAX_SPATIAL];
+  int64_t strides[HLX_ONEDNN_CONV_MAX_SPATIAL + 2];
+} hlx_onednn_act_desc_t;
+typedef struct hlx_onednn_act_reorder_t hlx_onednn_act_reorder_t;
+hlx_status_t hlx_onednn_act_reorder_create(
+    const hlx_onednn_act_desc_t* d, hlx_onednn_act_reorder_t** out) HLX_MUST_USE;
+hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
+                                        const float* src,
+                                        float* dst) HLX_MUST_USE;
+void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r);
 /* The descriptor the object was created from. */
 const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(const hlx_onednn_conv_t* cv);
 const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);

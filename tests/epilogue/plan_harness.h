@@ -45,6 +45,18 @@ inline const hlx_plan_t* LowerMain(const std::string& text, const char* env,
   return hlx_lowered_find(l->lm, "main");
 }
 
+// "tensor<2x3xf32>" for dims d, and its element count.
+inline std::string TensorType(const std::vector<int64_t>& d) {
+  std::string s = "tensor<";
+  for (int64_t x : d) s += std::to_string(x) + "x";
+  return s + "f32>";
+}
+inline int64_t ElementCount(const std::vector<int64_t>& d) {
+  int64_t n = 1;
+  for (int64_t x : d) n *= x;
+  return n;
+}
+
 // The plan's f32 results for the given parameters.
 inline std::vector<std::vector<float>> RunPlan(
     const hlx_plan_t* p, const std::vector<std::vector<float>>& in) {
