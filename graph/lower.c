@@ -330,7 +330,12 @@ static hlx_status_t lower_op(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: no kernel for this op yet");
   }
-  return fn(c, op);
+  bool reused;
+  HLX_RETURN_IF_ERROR(hlx_lower_cse_op(c, op, &reused));
+  if (reused) return NULL;
+  HLX_RETURN_IF_ERROR(fn(c, op));
+  hlx_lower_cse_record(c, op);
+  return NULL;
 }
 
 /* Fusion groups of b (NULL when fusion is off); dead ops never join. */
@@ -357,7 +362,10 @@ static hlx_status_t lower_at(hlx_lower_ctx_t* c, const hlx_block_t* b,
   if (g < 0) return lower_op(c, b->ops[i]);
   if (fu->root[g] != i) return NULL;
   bool done;
+  HLX_RETURN_IF_ERROR(hlx_lower_cse_group(c, b, fu, g, &done));
+  if (done) return NULL;
   HLX_RETURN_IF_ERROR(hlx_lower_fused_group(c, b, fu, g, &done));
+  if (done) hlx_lower_cse_record_group(c, b, fu, g);
   for (int32_t m = fu->start[g]; !done && m < fu->start[g + 1]; m++)
     HLX_RETURN_IF_ERROR(lower_op(c, b->ops[fu->member[m]]));
   return NULL;
@@ -456,6 +464,8 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
   c->reusable_slots = NULL;
   c->num_reusable_slots = 0;
   c->act = NULL;
+  c->cse = NULL;
+  c->vn = NULL;
   c->plan = hlx_plan_create(name);
   c->vmap = calloc((size_t)f->num_values + 1, sizeof(hlx_value_slots_t));
   if (!c->plan || !c->vmap) {
@@ -518,9 +528,11 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
   hlx_status_t st =
       add_params(&sub, blk->num_args, (const hlx_value_t* const*)blk->args, 0);
   if (!st) st = add_params(&sub, ncap, caps, sub.plan->num_params);
+  if (!st) st = hlx_lower_cse_begin(&sub, true);
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&sub, blk, &term);
   if (!st) st = set_results(&sub, term);
+  hlx_lower_cse_end(&sub, true);
   free(sub.vmap);
   if (st) {
     hlx_plan_destroy(sub.plan);
@@ -563,6 +575,8 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
     st = hlx_lower_slots_of(c, op->operands[i], &s);
     if (!st) st = hlx_lower_alias(&sub, blk->args[i], &s);
   }
+  sub.vn = NULL; /* the callee's own value numbers */
+  if (!st) st = hlx_lower_cse_inline_args(&sub, c, op);
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&sub, blk, &term);
   if (!st && term->num_operands != op->num_results)
@@ -574,6 +588,8 @@ hlx_status_t hlx_lower_inline_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
     st = hlx_lower_slots_of(&sub, term->operands[i], &s);
     if (!st) st = hlx_lower_alias(c, op->results[i], &s);
   }
+  if (!st) st = hlx_lower_cse_inline_results(c, &sub, op, term);
+  hlx_lower_cse_end(&sub, false);
   free(sub.vmap);
   free(needed);
   if (st) return hlx_status_annotate(st, "in function @%s", callee->name);
@@ -619,9 +635,11 @@ static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
     st = add_params(&c, blk->num_args, (const hlx_value_t* const*)blk->args,
                     0);
   if (!st) st = mark_reusable(&c, f);
+  if (!st) st = hlx_lower_cse_begin(&c, true);
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&c, blk, &term);
   if (!st) st = set_results(&c, term);
+  hlx_lower_cse_end(&c, true);
   free(c.vmap);
   free(needed);
   if (st) {

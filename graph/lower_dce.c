@@ -13,7 +13,7 @@
 
 #include "graph/lower_internal.h"
 
-static bool pure_compute_op(hlx_opcode_t code) {
+bool hlx_lower_pure_compute_op(hlx_opcode_t code) {
   switch (code) {
     case HLX_OP_CONSTANT:
     case HLX_OP_RESHAPE:
@@ -43,7 +43,7 @@ static bool pure_compute_op(hlx_opcode_t code) {
 
 static bool op_is_pure(const hlx_op_t* op) {
   if (op->code == HLX_OP_RETURN) return true; /* region terminator */
-  if (!hlx_lower_is_foldable(op->code) && !pure_compute_op(op->code))
+  if (!hlx_lower_is_foldable(op->code) && !hlx_lower_pure_compute_op(op->code))
     return false;
   for (int32_t r = 0; r < op->num_regions; r++)
     for (int32_t b = 0; b < op->regions[r]->num_blocks; b++) {

@@ -32,6 +32,11 @@ typedef struct hlx_lower_ctx_t {
   /* Blocked activations of this plan (graph/lower_conv_layout.c; shared
    * with calls inlined into it), or NULL. */
   struct hlx_act_layout_t* act;
+  /* Common-subexpression elimination (graph/lower_cse.c): the plan's value
+   * table (shared with calls inlined into it) and the value numbers of
+   * func's values; both NULL when CSE is off. */
+  struct hlx_cse_t* cse;
+  int32_t* vn;
 } hlx_lower_ctx_t;
 
 /* Whether `slot` holds a reusable parameter of the entry (see above). */
@@ -145,6 +150,35 @@ hlx_status_t hlx_lower_try_fold(hlx_lower_ctx_t* c, const hlx_op_t* op,
 hlx_status_t hlx_lower_dead_values(const hlx_func_t* f, const hlx_block_t* b,
                                    unsigned char** needed) HLX_MUST_USE;
 bool hlx_lower_op_is_dead(const hlx_lower_ctx_t* c, const hlx_op_t* op);
+/* Compute ops without effects besides the foldable ones (constants, dot,
+ * reduce, gather, ...; their regions aside). */
+bool hlx_lower_pure_compute_op(hlx_opcode_t code);
+
+/* Common-subexpression elimination (graph/lower_cse.c). begin/end give c
+ * its value numbers (and, with own_table, a new table for its plan).
+ * hlx_lower_cse_op: *reused when op's results were aliased to an equal
+ * op's slots (emit nothing); else lower it and call _record. The _group
+ * pair does the same for fusion group g. The _inline pair maps a call's
+ * operands to the callee's arguments and the callee's results back. */
+hlx_status_t hlx_lower_cse_begin(hlx_lower_ctx_t* c,
+                                 bool own_table) HLX_MUST_USE;
+void hlx_lower_cse_end(hlx_lower_ctx_t* c, bool own_table);
+hlx_status_t hlx_lower_cse_op(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                              bool* reused) HLX_MUST_USE;
+void hlx_lower_cse_record(hlx_lower_ctx_t* c, const hlx_op_t* op);
+struct hlx_fusion_t;
+hlx_status_t hlx_lower_cse_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
+                                 const struct hlx_fusion_t* f, int32_t g,
+                                 bool* reused) HLX_MUST_USE;
+void hlx_lower_cse_record_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
+                                const struct hlx_fusion_t* f, int32_t g);
+hlx_status_t hlx_lower_cse_inline_args(hlx_lower_ctx_t* callee,
+                                       const hlx_lower_ctx_t* caller,
+                                       const hlx_op_t* call) HLX_MUST_USE;
+hlx_status_t hlx_lower_cse_inline_results(hlx_lower_ctx_t* caller,
+                                          const hlx_lower_ctx_t* callee,
+                                          const hlx_op_t* call,
+                                          const hlx_op_t* term) HLX_MUST_USE;
 
 /* Emits a broadcast of the tensor in `in_slot` (type `in`, its dims
  * mapped to `bd` of `out`'s) into a fresh slot of `out`'s shape (with in's
