@@ -3,14 +3,16 @@
  * sort: a comparator that is a lexicographic chain of key compares (one
  * `compare LT/GT` of an operand's two arguments, optionally behind JAX's
  * -0/NaN canonicalisation, chained as `or(lt, and(eq, rest))`) runs the
- * native key sort; any other comparator runs as a sub-plan per comparison
- * inside the same stable merge sort. */
+ * native key sort (one 4-byte key on slices of >= 256: the radix sort of
+ * kernels/sort_radix.h, else the merge sort); any other comparator runs as
+ * a sub-plan per comparison inside the same stable merge sort. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/lower_internal.h"
 #include "kernels/elementwise.h"
 #include "kernels/sort.h"
+#include "kernels/sort_radix.h"
 
 enum { kMaxSortOperands = 64, kMaxSortKeys = 16 };
 
@@ -212,8 +214,15 @@ typedef struct sort_args_t {
 
 static hlx_status_t run_sort_native(const void* args, void* const* in,
                                     void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const sort_args_t* a = args;
+  if (a->num_keys == 1) {
+    bool done;
+    HLX_RETURN_IF_ERROR(hlx_sort_radix(a->n, a->dtypes, a->rank, a->dims,
+                                       a->axis, &a->keys[0],
+                                       (const void* const*)in, out,
+                                       ctx->parallel, &done));
+    if (done) return NULL;
+  }
   return hlx_ref_sort(a->n, a->dtypes, a->rank, a->dims, a->axis, a->keys,
                       a->num_keys, (const void* const*)in, out);
 }

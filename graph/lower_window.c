@@ -4,7 +4,11 @@
  * max, ...) runs hlx_ref_reduce_window; any other body (variadic argmin,
  * custom regions) becomes a sub-plan applied per window element in
  * row-major order, holes (padding, base dilation) contributing the init
- * values, exactly as the spec's pad-then-reduce definition.
+ * values, exactly as the spec's pad-then-reduce definition. A combiner
+ * over a cumulative window (JAX's cumsum / cumprod / cummax / cummin and
+ * their reverse variants) runs the linear-time scan (kernels/scan.h)
+ * instead, falling back to the reference at run time when the init value
+ * is not idempotent.
  *
  * select_and_scatter: a select region that is one compare of its two
  * arguments runs hlx_ref_window_select, a combiner scatter region runs
@@ -16,6 +20,7 @@
 #include "graph/lower_internal.h"
 #include "graph/region_match.h"
 #include "kernels/dispatch.h" /* hlx_reduce_window, hlx_window_select */
+#include "kernels/scan.h"
 #include "kernels/window.h"
 
 /* ---- shared helpers ------------------------------------------------------ */
@@ -177,6 +182,20 @@ static hlx_status_t run_reduce_window(const void* args, void* const* in,
   if (!hlx_reduce_window(a->op, a->dtype, &a->w, in[0], in[1], out[0]))
     return hlx_status_oom();
   return NULL;
+}
+
+typedef struct rw_scan_args_t {
+  rw_kernel_args_t k; /* the fallback */
+  hlx_scan_t s;
+} rw_scan_args_t;
+
+static hlx_status_t run_scan(const void* args, void* const* in,
+                             void* const* out, hlx_run_ctx_t* ctx) {
+  const rw_scan_args_t* a = args;
+  if (hlx_scan(a->k.op, a->k.dtype, &a->s, in[0], in[1], out[0],
+               ctx->parallel))
+    return NULL;
+  return run_reduce_window(&a->k, in, out, ctx);
 }
 
 typedef struct rw_region_args_t {
@@ -356,15 +375,25 @@ static hlx_status_t lower_reduce_window(hlx_lower_ctx_t* c,
     hlx_window_t probe;
     memset(&probe, 0, sizeof probe);
     if (hlx_ref_reduce_window(rop, types[0], &probe, z, z, o)) {
+      int32_t in[2], out;
+      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
+      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
+      HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
+      hlx_scan_t s;
+      if (hlx_scan_supported(rop, types[0]) && hlx_window_as_scan(&w, &s)) {
+        rw_scan_args_t* a = hlx_lower_alloc(c, sizeof(*a));
+        if (!a) return hlx_status_oom();
+        a->k.op = rop;
+        a->k.dtype = types[0];
+        a->k.w = w;
+        a->s = s;
+        return hlx_lower_emit(c, op, run_scan, a, 2, in, 1, &out);
+      }
       rw_kernel_args_t* a = hlx_lower_alloc(c, sizeof(*a));
       if (!a) return hlx_status_oom();
       a->op = rop;
       a->dtype = types[0];
       a->w = w;
-      int32_t in[2], out;
-      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
-      HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-      HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &out));
       return hlx_lower_emit(c, op, run_reduce_window, a, 2, in, 1, &out);
     }
   }

@@ -1,0 +1,306 @@
+/* Linear-time cumulative scans (see kernels/scan.h). Portable C: the
+ * column-block rows are fixed-width loops the compiler vectorises at -O2;
+ * the innermost-axis case scans 8 lines at once (8 dependency chains in
+ * flight) through a transposed tile. Every output is computed in the same
+ * order as one line alone. */
+#include "kernels/scan.h"
+
+#include <math.h>
+#include <string.h>
+
+enum {
+  kLines = 8,
+  kTile = 256,
+  kCols = 2048,
+  kChunk = 16,
+  kParallelElems = 1 << 16
+};
+
+typedef void (*scan_fn)(const void* in, void* out, const hlx_scan_t* s,
+                        const void* init, int64_t u0, int64_t u1);
+
+/* Combiners, rounding in the element type as the reference's elementwise
+ * kernels do. Integer add/mul wrap (computed unsigned); float max/min
+ * propagate NaN and order -0 < +0. */
+#define FLOAT_OPS(T, SFX)                                         \
+  static inline T add_##SFX(T a, T b) { return a + b; }           \
+  static inline T mul_##SFX(T a, T b) { return a * b; }           \
+  static inline T max_##SFX(T a, T b) {                           \
+    if (isnan(a) || isnan(b)) return a + b;                       \
+    if (a == b) return signbit(a) ? b : a;                        \
+    return a > b ? a : b;                                         \
+  }                                                               \
+  static inline T min_##SFX(T a, T b) {                           \
+    if (isnan(a) || isnan(b)) return a + b;                       \
+    if (a == b) return signbit(a) ? a : b;                        \
+    return a < b ? a : b;                                         \
+  }
+FLOAT_OPS(float, f32)
+FLOAT_OPS(double, f64)
+
+/* Integer add/mul through uint64_t: wraps, no signed overflow. */
+#define INT_OPS(T, SFX)                                                     \
+  static inline T add_##SFX(T a, T b) {                                     \
+    return (T)((uint64_t)a + (uint64_t)b);                                  \
+  }                                                                         \
+  static inline T mul_##SFX(T a, T b) {                                     \
+    return (T)((uint64_t)a * (uint64_t)b);                                  \
+  }                                                                         \
+  static inline T max_##SFX(T a, T b) { return a > b ? a : b; }             \
+  static inline T min_##SFX(T a, T b) { return a < b ? a : b; }             \
+  static inline T and_##SFX(T a, T b) { return (T)(a & b); }                \
+  static inline T or_##SFX(T a, T b) { return (T)(a | b); }                 \
+  static inline T xor_##SFX(T a, T b) { return (T)(a ^ b); }
+INT_OPS(int8_t, s8)
+INT_OPS(int16_t, s16)
+INT_OPS(int32_t, s32)
+INT_OPS(int64_t, s64)
+INT_OPS(uint8_t, u8)
+INT_OPS(uint16_t, u16)
+INT_OPS(uint32_t, u32)
+INT_OPS(uint64_t, u64)
+
+/* DEFINE_SCAN(NAME, T, COMBINE): COMBINE(a, b) with a the earlier value.
+ * Units: groups of kLines lines (inner == 1) or one column block of one
+ * outer index (inner > 1). */
+#define DEFINE_SCAN(NAME, T, COMBINE)                                        \
+  static inline void NAME##_row(T* restrict y, const T* restrict p,         \
+                                const T* restrict x, int64_t w, bool rev) { \
+    int64_t j = 0;                                                          \
+    if (!rev) {                                                             \
+      for (; j + kChunk <= w; j += kChunk)                                  \
+        for (int q = 0; q < kChunk; q++)                                    \
+          y[j + q] = COMBINE(p[j + q], x[j + q]);                           \
+      for (; j < w; j++) y[j] = COMBINE(p[j], x[j]);                        \
+    } else {                                                                \
+      for (; j + kChunk <= w; j += kChunk)                                  \
+        for (int q = 0; q < kChunk; q++)                                    \
+          y[j + q] = COMBINE(x[j + q], p[j + q]);                           \
+      for (; j < w; j++) y[j] = COMBINE(x[j], p[j]);                        \
+    }                                                                       \
+  }                                                                         \
+  static void NAME(const void* vin, void* vout, const hlx_scan_t* s,        \
+                   const void* vinit, int64_t u0, int64_t u1) {             \
+    const T* in = vin;                                                      \
+    T* out = vout;                                                          \
+    T init;                                                                 \
+    memcpy(&init, vinit, sizeof init);                                      \
+    const int64_t n = s->n, inner = s->inner;                               \
+    const bool rev = s->reverse;                                            \
+    if (inner == 1) {                                                       \
+      for (int64_t u = u0; u < u1; u++) {                                   \
+        int64_t l0 = u * kLines;                                            \
+        int64_t l1 = l0 + kLines < s->outer ? l0 + kLines : s->outer;       \
+        const T* x = in + l0 * n;                                           \
+        T* y = out + l0 * n;                                                \
+        if (l1 - l0 == kLines) {                                            \
+          /* Tiles of kTile columns transposed to [column][line]: lines */  \
+          /* n elements apart alias in L1 (and 4K store/load aliasing)  */  \
+          /* when scanned in lockstep; the tile keeps them contiguous.  */  \
+          T a[kLines], tile[kTile * kLines];                                \
+          for (int k = 0; k < kLines; k++) a[k] = init;                     \
+          for (int64_t c = 0; c < n; c += kTile) {                          \
+            int64_t w = n - c < kTile ? n - c : kTile;                      \
+            int64_t c0 = rev ? n - c - w : c;                               \
+            /* The next tile: hardware prefetchers miss the reverse walk. */ \
+            int64_t nx = rev ? c0 - kTile : c0 + kTile;                     \
+            if (nx > -kTile && nx < n)                                      \
+              for (int k = 0; k < kLines; k++)                              \
+                for (int64_t q = nx < 0 ? 0 : nx; q < nx + kTile && q < n;  \
+                     q += 64 / (int64_t)sizeof(T)) {                        \
+                  __builtin_prefetch(x + k * n + q, 0);                     \
+                  __builtin_prefetch(y + k * n + q, 1);                     \
+                }                                                           \
+            /* Reverse: the tile holds the columns last first, so the */   \
+            /* scan below always walks it upwards.                     */   \
+            if (!rev)                                                       \
+              for (int k = 0; k < kLines; k++)                              \
+                for (int64_t j = 0; j < w; j++)                             \
+                  tile[j * kLines + k] = x[k * n + c0 + j];                 \
+            else                                                            \
+              for (int k = 0; k < kLines; k++)                              \
+                for (int64_t j = 0; j < w; j++)                             \
+                  tile[(w - 1 - j) * kLines + k] = x[k * n + c0 + j];       \
+            if (!rev) {                                                     \
+              for (int64_t j = 0; j < w; j++) {                             \
+                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++)    \
+                    tile[j * kLines + k] = a[k] =                           \
+                        COMBINE(a[k], tile[j * kLines + k]);                \
+              }                                                             \
+            } else {                                                        \
+              for (int64_t j = 0; j < w; j++) {                             \
+                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++)    \
+                    tile[j * kLines + k] = a[k] =                           \
+                        COMBINE(tile[j * kLines + k], a[k]);                \
+              }                                                             \
+            }                                                               \
+            if (!rev)                                                       \
+              for (int k = 0; k < kLines; k++)                              \
+                for (int64_t j = 0; j < w; j++)                             \
+                  y[k * n + c0 + j] = tile[j * kLines + k];                 \
+            else                                                            \
+              for (int k = 0; k < kLines; k++)                              \
+                for (int64_t j = 0; j < w; j++)                             \
+                  y[k * n + c0 + j] = tile[(w - 1 - j) * kLines + k];       \
+          }                                                                 \
+          continue;                                                         \
+        }                                                                   \
+        for (int64_t l = 0; l < l1 - l0; l++) {                             \
+          T a = init;                                                       \
+          const T* xl = x + l * n;                                          \
+          T* yl = y + l * n;                                                \
+          if (!rev)                                                         \
+            for (int64_t i = 0; i < n; i++) yl[i] = a = COMBINE(a, xl[i]);  \
+          else                                                              \
+            for (int64_t i = n - 1; i >= 0; i--)                            \
+              yl[i] = a = COMBINE(xl[i], a);                                \
+        }                                                                   \
+      }                                                                     \
+      return;                                                               \
+    }                                                                       \
+    const int64_t nb = (inner + kCols - 1) / kCols;                         \
+    T first[kCols];                                                         \
+    for (int q = 0; q < kCols; q++) first[q] = init;                        \
+    for (int64_t u = u0; u < u1; u++) {                                     \
+      int64_t o = u / nb, j0 = (u % nb) * kCols;                            \
+      int64_t w = inner - j0 < kCols ? inner - j0 : kCols;                  \
+      const T* x = in + o * n * inner + j0;                                 \
+      T* y = out + o * n * inner + j0;                                      \
+      const T* prev = first;                                                \
+      for (int64_t k = 0; k < n; k++) {                                     \
+        int64_t i = rev ? n - 1 - k : k;                                    \
+        NAME##_row(y + i * inner, prev, x + i * inner, w, rev);             \
+        prev = y + i * inner;                                               \
+      }                                                                     \
+    }                                                                       \
+  }
+
+
+#define FLOAT_SCANS(T, SFX)                   \
+  DEFINE_SCAN(scan_add_##SFX, T, add_##SFX)   \
+  DEFINE_SCAN(scan_mul_##SFX, T, mul_##SFX)   \
+  DEFINE_SCAN(scan_max_##SFX, T, max_##SFX)   \
+  DEFINE_SCAN(scan_min_##SFX, T, min_##SFX)
+#define INT_SCANS(T, SFX)                     \
+  FLOAT_SCANS(T, SFX)                         \
+  DEFINE_SCAN(scan_and_##SFX, T, and_##SFX)   \
+  DEFINE_SCAN(scan_or_##SFX, T, or_##SFX)     \
+  DEFINE_SCAN(scan_xor_##SFX, T, xor_##SFX)
+FLOAT_SCANS(float, f32)
+FLOAT_SCANS(double, f64)
+INT_SCANS(int8_t, s8)
+INT_SCANS(int16_t, s16)
+INT_SCANS(int32_t, s32)
+INT_SCANS(int64_t, s64)
+INT_SCANS(uint8_t, u8)
+INT_SCANS(uint16_t, u16)
+INT_SCANS(uint32_t, u32)
+INT_SCANS(uint64_t, u64)
+
+#define PICK_FLOAT(SFX)                        \
+  switch (op) {                                \
+    case HLX_REDUCE_ADD: return scan_add_##SFX; \
+    case HLX_REDUCE_MUL: return scan_mul_##SFX; \
+    case HLX_REDUCE_MAX: return scan_max_##SFX; \
+    case HLX_REDUCE_MIN: return scan_min_##SFX; \
+    default: return NULL;                      \
+  }
+#define PICK_INT(SFX)                          \
+  switch (op) {                                \
+    case HLX_REDUCE_ADD: return scan_add_##SFX; \
+    case HLX_REDUCE_MUL: return scan_mul_##SFX; \
+    case HLX_REDUCE_MAX: return scan_max_##SFX; \
+    case HLX_REDUCE_MIN: return scan_min_##SFX; \
+    case HLX_REDUCE_AND: return scan_and_##SFX; \
+    case HLX_REDUCE_OR: return scan_or_##SFX;   \
+    case HLX_REDUCE_XOR: return scan_xor_##SFX; \
+    default: return NULL;                      \
+  }
+
+static scan_fn scan_kernel(hlx_reduce_op_t op, hlx_dtype_t t) {
+  switch (t) {
+    case HLX_DTYPE_F32: PICK_FLOAT(f32)
+    case HLX_DTYPE_F64: PICK_FLOAT(f64)
+    case HLX_DTYPE_S8: PICK_INT(s8)
+    case HLX_DTYPE_S16: PICK_INT(s16)
+    case HLX_DTYPE_S32: PICK_INT(s32)
+    case HLX_DTYPE_S64: PICK_INT(s64)
+    case HLX_DTYPE_U8: PICK_INT(u8)
+    case HLX_DTYPE_U16: PICK_INT(u16)
+    case HLX_DTYPE_U32: PICK_INT(u32)
+    case HLX_DTYPE_U64: PICK_INT(u64)
+    case HLX_DTYPE_PRED:
+      /* pred is 0/1 bytes: add = or, multiply = and (StableHLO). */
+      if (op == HLX_REDUCE_ADD) op = HLX_REDUCE_OR;
+      else if (op == HLX_REDUCE_MUL) op = HLX_REDUCE_AND;
+      PICK_INT(u8)
+    default: return NULL;
+  }
+}
+
+bool hlx_scan_supported(hlx_reduce_op_t op, hlx_dtype_t t) {
+  return scan_kernel(op, t) != NULL;
+}
+
+bool hlx_window_as_scan(const hlx_window_t* w, hlx_scan_t* s) {
+  int axis = -1;
+  for (int32_t d = 0; d < w->rank; d++) {
+    if (w->stride[d] != 1 || w->base_dilation[d] != 1 ||
+        w->window_dilation[d] != 1 || w->out_dims[d] != w->in_dims[d])
+      return false;
+    if (w->window[d] == 1 && w->pad_lo[d] == 0) continue;
+    /* out == in with unit strides: pad_lo + pad_hi == window - 1. */
+    if (axis >= 0 || w->window[d] < 2 || w->window[d] < w->in_dims[d] ||
+        (w->pad_lo[d] != 0 && w->pad_lo[d] != w->window[d] - 1))
+      return false;
+    axis = d;
+  }
+  if (axis < 0) return false;
+  s->outer = s->inner = 1;
+  for (int32_t d = 0; d < axis; d++) s->outer *= w->in_dims[d];
+  for (int32_t d = axis + 1; d < w->rank; d++) s->inner *= w->in_dims[d];
+  s->n = w->in_dims[axis];
+  s->reverse = w->pad_lo[axis] == 0;
+  return true;
+}
+
+typedef struct scan_job_t {
+  scan_fn fn;
+  const void* in;
+  void* out;
+  const hlx_scan_t* s;
+  const void* init;
+} scan_job_t;
+
+static void run_units(void* arg, size_t begin, size_t end) {
+  const scan_job_t* j = arg;
+  j->fn(j->in, j->out, j->s, j->init, (int64_t)begin, (int64_t)end);
+}
+
+bool hlx_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
+              const void* in, const void* init, void* out,
+              const hlx_parallel_t* par) {
+  scan_fn fn = scan_kernel(op, t);
+  if (!fn) return false;
+  /* init folded with itself must stay init (the holes' contribution). */
+  unsigned char twice[8];
+  size_t es = hlx_dtype_size(t);
+  hlx_scan_t one = {1, 1, 1, false};
+  fn(init, twice, &one, init, 0, 1);
+  if (memcmp(twice, init, es) != 0) return false;
+  if (s->outer <= 0 || s->n <= 0 || s->inner <= 0) return true;
+  int64_t units, per_unit;
+  if (s->inner == 1) {
+    units = (s->outer + kLines - 1) / kLines;
+    per_unit = kLines * s->n;
+  } else {
+    units = s->outer * ((s->inner + kCols - 1) / kCols);
+    per_unit = kCols * s->n;
+  }
+  size_t grain = per_unit >= kParallelElems
+                     ? 1
+                     : (size_t)(kParallelElems / per_unit);
+  scan_job_t job = {fn, in, out, s, init};
+  hlx_parallel_for(par, (size_t)units, grain, run_units, &job);
+  return true;
+}

@@ -1,0 +1,66 @@
+/* Linear-time scans: the cumulative reduce_window pattern JAX emits for
+ * cumsum / cumprod / cummax / cummin (window N along one axis, padding
+ * (N-1, 0), or (0, N-1) for the reverse variants, every other dim left
+ * alone). The reference runs it in O(N * window); this runs each line once.
+ *
+ * Results, against hlx_ref_reduce_window on the same window:
+ *  - forward (padding (W-1, 0)): bit-for-bit for every dtype and op. The
+ *    reference starts each output from init, folds init once per hole and
+ *    then x[0..i] in order; with init (+) init == init (checked) that is
+ *    out[i] = out[i-1] (+) x[i], out[-1] = init, which is what runs here.
+ *  - reverse (padding (0, W-1)): the reference folds x[i], x[i+1], ... left
+ *    to right; this folds right to left, out[i] = x[i] (+) out[i+1],
+ *    out[N] = init. Bit-for-bit for integers, pred and float max/min (up
+ *    to NaN payloads); float add/mul round in the other order: for sums,
+ *    |out[i] - exact| <= gamma(N - i) * sum_j |x[j]| with
+ *    gamma(k) = k * eps / (1 - k * eps), the same bound as the reference's,
+ *    so the two differ by at most twice that.
+ * Any init with init (+) init != init (bitwise) is left to the reference
+ * (hlx_scan returns false). Lines run in groups: 8 lines at once through a
+ * transposed 256-column tile when
+ * the axis is innermost (independent dependency chains), column blocks
+ * (vectorisable, one row of the block at a time) otherwise; large inputs
+ * are split by line across `par`. */
+#ifndef HLX_KERNELS_SCAN_H_
+#define HLX_KERNELS_SCAN_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/dtype.h"
+#include "base/parallel.h"
+#include "kernels/reduce.h"
+#include "kernels/window.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dense row-major [outer, n, inner]; the scan runs along n. */
+typedef struct hlx_scan_t {
+  int64_t outer, n, inner;
+  bool reverse;
+} hlx_scan_t;
+
+/* True when window w is a cumulative scan (see above): one dim d with
+ * window[d] >= max(2, in_dims[d]) and padding (window[d] - 1, 0) or
+ * (0, window[d] - 1), out_dims == in_dims, unit strides and dilations,
+ * every other dim a size-1 window without padding. Fills *s. */
+bool hlx_window_as_scan(const hlx_window_t* w, hlx_scan_t* s);
+
+/* True when hlx_scan has a kernel for (op, t): f32, f64, signed and
+ * unsigned 8-64-bit integers (add, mul, max, min; and/or/xor for
+ * integers) and pred (add = or, mul = and, max, min, and, or, xor). */
+bool hlx_scan_supported(hlx_reduce_op_t op, hlx_dtype_t t);
+
+/* Runs the scan; returns false (nothing written) when (op, t) is not
+ * supported or init (+) init != init. */
+bool hlx_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
+              const void* in, const void* init, void* out,
+              const hlx_parallel_t* par);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_KERNELS_SCAN_H_ */
