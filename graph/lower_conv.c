@@ -7,7 +7,8 @@
  * dynamic_conv reads its padding operand at run time.
  *
  * Library path (lower_conv_onednn): f32 convolutions (operands and result
- * f32, not quantized) with batch_group_count 1, no window reversal, 1-3
+ * f32, not quantized) with batch_group_count 1 (window reversal: the
+ * kernel reversed first, once for constants, per run else), 1-3
  * spatial dims, non-negative low padding and a static padding run on
  * oneDNN's forward convolution; with lhs dilation (transposed convolution),
  * unit window strides and padding within the kernel's reach, on oneDNN's
@@ -389,10 +390,14 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   /* lhs dilation with unit window strides is oneDNN's deconvolution with
    * stride = lhs dilation, the kernel reversed (unless window_reversal
    * already reverses it) and low padding (K - 1) * dilation - pad_lo. */
-  bool transposed = false, any_flip = false;
+  bool transposed = false, any_flip = false, reversed = false;
   flip_t* flip = NULL;
-  for (int32_t i = 0; i < ns; i++) transposed |= p->lhs_dilation[i] != 1;
-  if (transposed) {
+  for (int32_t i = 0; i < ns; i++) {
+    transposed |= p->lhs_dilation[i] != 1;
+    reversed |= p->reversal[i];
+  }
+  /* window_reversal: the kernel reversed first (once for constants). */
+  if (transposed || reversed) {
     flip = hlx_lower_alloc(c, sizeof(*flip));
     if (!flip) return hlx_status_oom();
     memset(flip, 0, sizeof *flip);
@@ -407,8 +412,11 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
       if (p->stride[i] != 1 || p->pad_lo[i] > reach) return NULL;
       flip->rev[i] = !p->reversal[i]; /* canonical rhs: spatial dims first */
       any_flip |= flip->rev[i];
-    } else if (p->reversal[i] || p->pad_lo[i] < 0) {
+    } else if (p->pad_lo[i] < 0) {
       return NULL;
+    } else if (flip) {
+      flip->rev[i] = p->reversal[i];
+      any_flip |= flip->rev[i];
     }
     d.in_spatial[i] = p->in_spatial[i];
     d.kernel_spatial[i] = p->kernel_spatial[i];

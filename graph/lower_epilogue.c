@@ -77,18 +77,14 @@ static int64_t head_feature_dim(const hlx_op_t* op) {
   int64_t bgc = 1;
   const hlx_attr_t* a = hlx_op_attr(op, "batch_group_count");
   if (a && a->kind == HLX_ATTR_INT) bgc = a->i;
-  int64_t ld[HLX_MAX_RANK], rev[HLX_MAX_RANK];
-  int32_t n = 0, nr = 0;
+  int64_t ld[HLX_MAX_RANK];
+  int32_t n = 0;
   if (bgc != 1 ||
       !hlx_attr_int_list(hlx_op_attr(op, "lhs_dilation"), ld, HLX_MAX_RANK,
-                         &n) ||
-      !hlx_attr_int_list(hlx_op_attr(op, "window_reversal"), rev,
-                         HLX_MAX_RANK, &nr))
+                         &n))
     return -1;
   for (int32_t i = 0; i < n; i++)
     if (ld[i] != 1) return -1;
-  for (int32_t i = 0; i < nr; i++)
-    if (rev[i]) return -1;
   const hlx_attr_t* dn = hlx_op_attr(op, "dimension_numbers");
   const hlx_attr_t* of =
       dn && dn->kind == HLX_ATTR_STRUCT

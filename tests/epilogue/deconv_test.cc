@@ -3,7 +3,7 @@
 // f64 accumulation) on random data: 1-2 spatial dims, dilations 2-3,
 // kernels 1-4, the paddings jax.lax.conv_transpose produces and others,
 // rhs dilation, feature groups, window reversal, NCHW/NHWC, constant and
-// parameter weights. Also checks the oneDNN task is used (it is the only
+// parameter weights; and forward convolutions with window reversal. Also checks the oneDNN task is used (it is the only
 // task flagged HLX_TASK_WIDE) where the rules allow it, and not for a
 // strided transposed convolution or padding beyond the kernel.
 //
@@ -190,6 +190,27 @@ TEST(Deconv, LayoutsGroupsDilationReversal) {
   big.name = "larger", big.in = 14, big.ci = 32, big.co = 64, big.k = 4;
   big.lo = 2, big.hi = 2;
   Check(big);
+}
+
+// window_reversal without lhs dilation: a forward convolution with the
+// kernel reversed first (once for constants, per run for parameters).
+TEST(Deconv, ForwardConvolutionWithWindowReversal) {
+  Case c;
+  c.ld = 1, c.reverse = true, c.lo = 1, c.hi = 1;
+  c.name = "reversed 3x3";
+  Check(c);
+  Case cst = c;
+  cst.name = "reversed, constant weights", cst.constant = true;
+  cst.ci = 8, cst.co = 16;
+  Check(cst);
+  Case st = c;
+  st.name = "reversed, stride 2, nchw, batch 2", st.stride = 2;
+  st.nchw = true, st.n = 2, st.in = 9;
+  Check(st);
+  Case one = c;
+  one.name = "reversed 1-D, rhs dilation 2", one.ns = 1, one.in = 13;
+  one.rd = 2, one.k = 4, one.lo = 3, one.hi = 2;
+  Check(one);
 }
 
 TEST(Deconv, ReferenceWhenTheRulesSayNo) {
