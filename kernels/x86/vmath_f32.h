@@ -4,8 +4,8 @@
  * value for every f32 input, subnormal results included; NaN, +-Inf, +-0
  * and denormal inputs give the reference's value (NaN payloads may
  * differ). Max error over all 2^32 inputs (benchmarks/kernels/
- * vmath_sweep.cc, AVX2 and AVX-512 alike): exp 0.988, expm1 0.829, log
- * 0.885, log1p 0.885, tanh 0.761, logistic 0.792, sin 0.741, cos 0.755
+ * vmath_sweep.cc, AVX2 and AVX-512): exp 0.988, expm1 0.829, log
+ * 0.885, log1p 0.885, tanh 0.880, logistic 0.822, sin 0.741, cos 0.755
  * ULP. The unit test samples every 257th bit pattern and the boundaries
  * (tests/kernels/simd_elementwise_test.cc).
  *
@@ -46,23 +46,34 @@ HLX_VINLINE vf vf_pow2i(hlx_vmath_i32 i) {
 /* ------------------------------------------------------- exp family -- */
 
 /* x = q ln2 + s with |s| <= ln2/2 (|x| < 150, so q * HLX_LN2_HI is
- * exact); returns t = e^s - 1 = s + s^2 P(s) (Sleef's expf_u10
- * polynomial, degree 7 in all) and q as float and as int lanes. With tlo
+ * exact); returns t = e^s - 1 = s + s^2 P(s) and q as float and as int
+ * lanes. P: Sleef's expf_u10 polynomial (degree 7 in all), or with short
+ * a degree-6 one fitted here (relative error 2^-28 of e^s: enough where
+ * the caller weighs t's error by <= ~0.4 or carries it in *tlo). With tlo
  * non-NULL, t is returned as an unevaluated pair t + *tlo that also holds
  * the rounding errors of s and of the last addition (for the callers whose
  * final step would magnify them). */
-HLX_VINLINE vf f32_expm1_reduced(vf x, vf* q, hlx_vmath_i32* qi, vf* tlo) {
+HLX_VINLINE vf f32_expm1_reduced(vf x, vf* q, hlx_vmath_i32* qi, vf* tlo,
+                                 int short_poly) {
   const vf shifter = vf_set1(0x1.8p23f);
   vf k = vf_fma(x, vf_set1(1.442695040888963407f), shifter);
   *q = vf_sub(k, shifter);
   *qi = (hlx_vmath_i32)k - (hlx_vmath_i32)shifter;
   vf s1 = vf_fma(*q, vf_set1(-HLX_LN2_HI), x);
   vf s = vf_fma(*q, vf_set1(-HLX_LN2_LO), s1);
-  vf u = vf_set1(0.000198527617612853646278381f);
-  u = vf_fma(u, s, vf_set1(0.00139304355252534151077271f));
-  u = vf_fma(u, s, vf_set1(0.00833336077630519866943359f));
-  u = vf_fma(u, s, vf_set1(0.0416664853692054748535156f));
-  u = vf_fma(u, s, vf_set1(0.166666671633720397949219f));
+  vf u;
+  if (short_poly) {
+    u = vf_set1(0.0013863786589354277f);
+    u = vf_fma(u, s, vf_set1(0.008367476053535938f));
+    u = vf_fma(u, s, vf_set1(0.041667237877845764f));
+    u = vf_fma(u, s, vf_set1(0.16666534543037415f));
+  } else {
+    u = vf_set1(0.000198527617612853646278381f);
+    u = vf_fma(u, s, vf_set1(0.00139304355252534151077271f));
+    u = vf_fma(u, s, vf_set1(0.00833336077630519866943359f));
+    u = vf_fma(u, s, vf_set1(0.0416664853692054748535156f));
+    u = vf_fma(u, s, vf_set1(0.166666671633720397949219f));
+  }
   u = vf_fma(u, s, vf_set1(0.5f));
   if (!tlo) return vf_fma(vf_mul(s, s), u, s);
   vf slo = vf_fma(*q, vf_set1(-HLX_LN2_LO), vf_sub(s1, s));
@@ -80,7 +91,7 @@ HLX_VINLINE vf f32_exp(vf x) {
   vf c = vf_min_raw(vf_max_raw(x, vf_set1(-104.0f)), vf_set1(89.0f));
   vf q;
   hlx_vmath_i32 qi;
-  vf u = vf_add(vf_set1(1.0f), f32_expm1_reduced(c, &q, &qi, NULL));
+  vf u = vf_add(vf_set1(1.0f), f32_expm1_reduced(c, &q, &qi, NULL, 0));
   hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
   return keep_nan(x, vf_mul(vf_mul(u, vf_pow2i(q1)), vf_pow2i(q2)));
 }
@@ -96,7 +107,7 @@ HLX_VINLINE vf f32_expm1(vf x) {
   vf c = vf_min_raw(vf_max_raw(x, vf_set1(-20.0f)), vf_set1(89.0f));
   vf q, tlo;
   hlx_vmath_i32 qi;
-  vf t = f32_expm1_reduced(c, &q, &qi, &tlo);
+  vf t = f32_expm1_reduced(c, &q, &qi, &tlo, 0);
   vf one = vf_set1(1.0f);
   vf f = vf_pow2i(vi_min(qi, (hlx_vmath_i32){0} + 25)); /* normal */
   vf a = vf_sub(f, one), b = vf_mul(f, t);
@@ -206,76 +217,92 @@ HLX_VINLINE vf f32_log1p(vf x) {
 
 /* --------------------------------------------------- tanh, logistic -- */
 
-/* (nh + nl) / (dh + dl) for pairs with |lo| <= ulp(hi) and dh >= 1, as
- * hi + *lo with relative error ~2^-28: a quotient from an approximate
- * reciprocal (2^-14), its FMA residual (exact to 2^-24 of itself), and the
- * residual's share. */
-HLX_VINLINE vf f32_div_pair(vf nh, vf nl, vf dh, vf dl, vf* lo) {
-  vf rcp = vf_rcp_approx(dh);
-  vf q = vf_mul(nh, rcp);
-  vf res = vf_fnma(q, dl, vf_add(vf_fnma(q, dh, nh), nl));
-  *lo = vf_mul(res, rcp);
-  return q;
+/* 1 / (dh + dl) for dh >= 1, |dl| <= ulp(dh): the approximate reciprocal
+ * r0 and the residual e = 1 - (dh + dl) r0 (FMAs, exact to ~2^-38), so
+ * 1 / (dh + dl) = r0 + r0 e to ~2^-28. */
+HLX_VINLINE vf f32_rcp_residual(vf dh, vf dl, vf* e) {
+  vf r0 = vf_rcp_approx(dh);
+  *e = vf_fnma(dl, r0, vf_fnma(dh, r0, vf_set1(1.0f)));
+  return r0;
 }
 
-/* tanh(|x|) = N / D with D = e^{2|x|} + 1 = 2^q (1 + t) + 1 and
- * N = D - 2, both hi + lo pairs, so the division's pair is rounded once: no cancellation
- * anywhere, small |x| included. |x| is capped at 9.5 (tanh rounds to 1
- * from 9.01 on); below 2^-12, tanh(x) rounds to x (the relative x^2/3
- * is under half an ULP), which also keeps denormals exact. NaN flows
- * through every step (min_raw returns its second operand on NaN). */
+/* tanh(a), a = |x|: from 0.55 on (tanh >= 1/2), 1 - 2 / D with
+ * D = e^{2a} + 1 = (2^q + 1) + 2^q t summed exactly as dh + dl (Fast2Sum;
+ * 2^q + 1 is exact to q = 23, and tanh rounds to 1 before its rounding
+ * matters), y = 2 / D = 2 r0 (1 + e) rounded once (<= 1/4 ULP of the
+ * result as y <= 1/2), then 1 - y rounded: t's error reaches the result
+ * weighted by y (1 - y/2) <= 3/8. Below 0.55, a + a^3 P(a^2) (degree-5
+ * minimax of the relative error, 2^-29.8, fitted here): the correction
+ * is < 12% of the result, so its roundings stay small and the last FMA is
+ * the one full rounding; denormals and +-0 come out exact (a^3
+ * underflows). Both are evaluated (a per-vector branch mispredicts on
+ * mixed inputs). Max 0.880 ULP; NaN flows through (min_raw returns its
+ * second operand on NaN). */
 HLX_VINLINE vf f32_tanh(vf x) {
   vf ax = f32_abs(x);
   vf a = vf_min_raw(vf_set1(9.5f), ax);
-  vf q, tlo;
+  vf q;
   hlx_vmath_i32 qi;
-  vf t = f32_expm1_reduced(vf_add(a, a), &q, &qi, &tlo);
-  vf one = vf_set1(1.0f);
+  vf t = f32_expm1_reduced(vf_add(a, a), &q, &qi, NULL, 1);
   vf f = vf_pow2i(qi);
-  /* D = (f + 1) + f t by Fast2Sums (f + 1 itself is inexact from q = 24
-   * on), then N = D - 2, exact as a pair since dh >= 2. */
+  vf one = vf_set1(1.0f);
   vf f1 = vf_add(f, one), ft = vf_mul(f, t);
-  vf f1e = vf_add(vf_sub(f, f1), one);
   vf dh = vf_add(f1, ft);
-  vf dl = vf_fma(f, tlo, vf_add(vf_add(vf_sub(f1, dh), ft), f1e));
-  vf two = vf_set1(2.0f);
-  vf nh = vf_sub(dh, two);
-  vf nl = vf_add(vf_sub(vf_sub(dh, nh), two), dl);
-  vf rl;
-  vf rh = f32_div_pair(nh, nl, dh, dl, &rl);
-  vf r = vf_add(rh, rl);
-  r = vf_select(vf_cmp(ax, vf_set1(0x1p-12f), _CMP_LT_OQ), ax, r);
+  vf dl = vf_add(vf_sub(f1, dh), ft);
+  vf e;
+  vf r2 = f32_rcp_residual(dh, dl, &e);
+  r2 = vf_add(r2, r2);
+  vf r = vf_sub(one, vf_fma(r2, e, r2));
+  vf z = vf_mul(a, a);
+  vf p = vf_set1(-0.006274235434830189f);
+  p = vf_fma(p, z, vf_set1(0.021071676164865494f));
+  p = vf_fma(p, z, vf_set1(-0.05385230854153633f));
+  p = vf_fma(p, z, vf_set1(0.13332585990428925f));
+  p = vf_fma(p, z, vf_set1(-0.33333316445350647f));
+  vf rs = vf_fma(vf_mul(a, z), p, a);
+  r = vf_select(vf_cmp(ax, vf_set1(0.55f), _CMP_LT_OQ), rs, r);
   return vf_or(r, vf_and(x, vf_set1(-0.0f)));
 }
 
-/* logistic(x) = n / (1 + E) with E = e^{-|x|} = 2^q (1 + t) and n = 1
- * (x >= 0) or E (x < 0); 1 + E and E as hi + lo pairs from FMA residuals,
- * the quotient as hi + lo, rounded once. Below -87 (2^q no longer normal)
- * the result is E to far below an ULP: those lanes take exp's two-step
- * scaling (subnormal results, 0 from -104 on). NaN flows through. */
+/* logistic(x) = n / (1 + E), E = e^{-|x|} = 2^q (1 + t), n = 1 (x >= 0)
+ * or E (x < 0). Vectors without a negative lane: 1 / (1 + E) with E
+ * rounded once and 1 + E summed exactly as dh + dl; the result (>= 1/2)
+ * carries E's error weighted by E / (1 + E)^2 <= 1/4, so r0 (1 + e)
+ * rounded once is enough. Otherwise E's error would reach the result
+ * unweighted: E is carried as eh + el (t's pair and eh's FMA residual)
+ * and the quotient's residual joins before the one rounding. Below -87
+ * (2^q no longer normal) the result is E to far below an ULP: those
+ * lanes take exp's two-step scaling (subnormal results, 0 from -104 on).
+ * Max 0.820 ULP; NaN flows through. */
 HLX_VINLINE vf f32_logistic(vf x) {
-  vf ax = f32_abs(x);
-  vf a = vf_min_raw(vf_set1(104.0f), ax);
-  vf q, tlo;
+  vf a = vf_min_raw(vf_set1(104.0f), f32_abs(x));
+  vf q, tlo, one = vf_set1(1.0f), e;
   hlx_vmath_i32 qi;
-  vf t = f32_expm1_reduced(f32_neg(a), &q, &qi, &tlo);
-  vf f = vf_pow2i(vi_max(qi, (hlx_vmath_i32){0} - 126));
-  vf one = vf_set1(1.0f);
-  vf ft = vf_mul(f, t);
-  vf dh = vf_add(vf_add(one, f), ft);
-  vf dl = vf_fma(f, tlo, vf_add(vf_add(vf_sub(one, dh), f), ft));
-  vf eh = vf_add(f, ft);
-  vf el = vf_fma(f, tlo, vf_add(vf_sub(f, eh), ft));
   vfb neg = vf_cmp(x, vf_set1(0.0f), _CMP_LT_OQ);
-  vf rl;
-  vf rh = f32_div_pair(vf_select(neg, eh, one), vf_select(neg, el, vf_set1(0.0f)),
-                       dh, dl, &rl);
-  vf r = vf_add(rh, rl);
+  /* t as in the pair (tlo unused here: dead code) so that both branches
+   * give a lane the same bits (results must not depend on its vector). */
+  vf t = f32_expm1_reduced(f32_neg(a), &q, &qi, &tlo, 1);
+  vf f = vf_pow2i(vi_max(qi, (hlx_vmath_i32){0} - 126));
+  vf eh = vf_fma(f, t, f);
+  vf dh = vf_add(one, eh);
+  vf dl = vf_add(vf_sub(one, dh), eh);
+  if (!vfb_any(neg)) {
+    vf r0 = f32_rcp_residual(dh, dl, &e);
+    return vf_fma(r0, e, r0);
+  }
+  vf el = vf_fma(f, tlo, vf_fma(f, t, vf_sub(f, eh))); /* f - eh exact */
+  /* x >= 0 lanes keep dl: n / D below is then the branch above. */
+  dl = vf_select(neg, vf_add(dl, el), dl);
+  vf n = vf_select(neg, eh, one), nl = vf_select(neg, el, vf_set1(0.0f));
+  vf r0 = vf_rcp_approx(dh);
+  vf q0 = vf_mul(n, r0);
+  vf res = vf_fnma(q0, dl, vf_add(vf_fnma(q0, dh, n), nl));
+  vf r = vf_fma(res, r0, q0);
   vfb tiny = vf_cmp(x, vf_set1(-87.0f), _CMP_LT_OQ);
   if (vfb_any(tiny)) {
     hlx_vmath_i32 q1 = qi >> 1, q2 = qi - q1;
-    vf e = vf_mul(vf_mul(vf_add(one, t), vf_pow2i(q1)), vf_pow2i(q2));
-    r = vf_select(tiny, e, r);
+    vf ex = vf_mul(vf_mul(vf_add(one, t), vf_pow2i(q1)), vf_pow2i(q2));
+    r = vf_select(tiny, ex, r);
   }
   return r;
 }
