@@ -16,11 +16,10 @@
  *    gamma(k) = k * eps / (1 - k * eps), the same bound as the reference's,
  *    so the two differ by at most twice that.
  * Any init with init (+) init != init (bitwise) is left to the reference
- * (hlx_scan returns false). Lines run in groups: 8 lines at once through a
- * transposed 256-column tile when
- * the axis is innermost (independent dependency chains), column blocks
- * (vectorisable, one row of the block at a time) otherwise; large inputs
- * are split by line across `par`. */
+ * (hlx_scan returns false). When the axis is innermost, 8 lines run at once
+ * (independent dependency chains), each a cache line behind the previous
+ * one; otherwise column blocks run one row at a time (vectorisable). Large
+ * inputs are split by line across `par`. */
 #ifndef HLX_KERNELS_SCAN_H_
 #define HLX_KERNELS_SCAN_H_
 

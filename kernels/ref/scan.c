@@ -1,7 +1,7 @@
 /* Linear-time cumulative scans (see kernels/scan.h). Portable C: the
  * column-block rows are fixed-width loops the compiler vectorises at -O2;
  * the innermost-axis case scans 8 lines at once (8 dependency chains in
- * flight) through a transposed tile. Every output is computed in the same
+ * flight), skewed against cache-set and 4K aliasing. Every output is computed in the same
  * order as one line alone. */
 #include "kernels/scan.h"
 
@@ -10,7 +10,6 @@
 
 enum {
   kLines = 8,
-  kTile = 256,
   kCols = 2048,
   kChunk = 16,
   kParallelElems = 1 << 16
@@ -93,55 +92,37 @@ INT_OPS(uint64_t, u64)
         int64_t l1 = l0 + kLines < s->outer ? l0 + kLines : s->outer;       \
         const T* x = in + l0 * n;                                           \
         T* y = out + l0 * n;                                                \
-        if (l1 - l0 == kLines) {                                            \
-          /* Tiles of kTile columns transposed to [column][line]: lines */  \
-          /* n elements apart alias in L1 (and 4K store/load aliasing)  */  \
-          /* when scanned in lockstep; the tile keeps them contiguous.  */  \
-          T a[kLines], tile[kTile * kLines];                                \
+        /* 8 lines in lockstep, line k skewed kSkew * k elements behind */ \
+        /* line 0: lines n elements apart would otherwise hit the same */   \
+        /* L1 set and alias 4K store/load checks when n * size is a    */   \
+        /* multiple of 4 KiB. Prologue/epilogue run the partial steps. */   \
+        const int64_t S = 64 / (int64_t)sizeof(T), last = (kLines - 1) * S; \
+        if (l1 - l0 == kLines && n > last) {                                \
+          T a[kLines];                                                      \
           for (int k = 0; k < kLines; k++) a[k] = init;                     \
-          for (int64_t c = 0; c < n; c += kTile) {                          \
-            int64_t w = n - c < kTile ? n - c : kTile;                      \
-            int64_t c0 = rev ? n - c - w : c;                               \
-            /* The next tile: hardware prefetchers miss the reverse walk. */ \
-            int64_t nx = rev ? c0 - kTile : c0 + kTile;                     \
-            if (nx > -kTile && nx < n)                                      \
-              for (int k = 0; k < kLines; k++)                              \
-                for (int64_t q = nx < 0 ? 0 : nx; q < nx + kTile && q < n;  \
-                     q += 64 / (int64_t)sizeof(T)) {                        \
-                  __builtin_prefetch(x + k * n + q, 0);                     \
-                  __builtin_prefetch(y + k * n + q, 1);                     \
+          for (int64_t t = 0; t < n + last; t++) {                          \
+            if (t == last && !rev) {                                        \
+              for (; t < n; t++) {                                          \
+                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++) {  \
+                  int64_t p = k * n + t - k * S;                            \
+                  y[p] = a[k] = COMBINE(a[k], x[p]);                        \
                 }                                                           \
-            /* Reverse: the tile holds the columns last first, so the */   \
-            /* scan below always walks it upwards.                     */   \
-            if (!rev)                                                       \
-              for (int k = 0; k < kLines; k++)                              \
-                for (int64_t j = 0; j < w; j++)                             \
-                  tile[j * kLines + k] = x[k * n + c0 + j];                 \
-            else                                                            \
-              for (int k = 0; k < kLines; k++)                              \
-                for (int64_t j = 0; j < w; j++)                             \
-                  tile[(w - 1 - j) * kLines + k] = x[k * n + c0 + j];       \
-            if (!rev) {                                                     \
-              for (int64_t j = 0; j < w; j++) {                             \
-                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++)    \
-                    tile[j * kLines + k] = a[k] =                           \
-                        COMBINE(a[k], tile[j * kLines + k]);                \
               }                                                             \
-            } else {                                                        \
-              for (int64_t j = 0; j < w; j++) {                             \
-                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++)    \
-                    tile[j * kLines + k] = a[k] =                           \
-                        COMBINE(tile[j * kLines + k], a[k]);                \
+            } else if (t == last) {                                         \
+              for (; t < n; t++) {                                          \
+                _Pragma("GCC unroll 8") for (int k = 0; k < kLines; k++) {  \
+                  int64_t p = k * n + (n - 1) - (t - k * S);                \
+                  y[p] = a[k] = COMBINE(x[p], a[k]);                        \
+                }                                                           \
               }                                                             \
             }                                                               \
-            if (!rev)                                                       \
-              for (int k = 0; k < kLines; k++)                              \
-                for (int64_t j = 0; j < w; j++)                             \
-                  y[k * n + c0 + j] = tile[j * kLines + k];                 \
-            else                                                            \
-              for (int k = 0; k < kLines; k++)                              \
-                for (int64_t j = 0; j < w; j++)                             \
-                  y[k * n + c0 + j] = tile[(w - 1 - j) * kLines + k];       \
+            if (t >= n + last) break;                                       \
+            for (int k = 0; k < kLines; k++) {                              \
+              int64_t j = t - k * S;                                        \
+              if (j < 0 || j >= n) continue;                                \
+              int64_t p = k * n + (rev ? n - 1 - j : j);                    \
+              y[p] = a[k] = rev ? COMBINE(x[p], a[k]) : COMBINE(a[k], x[p]); \
+            }                                                               \
           }                                                                 \
           continue;                                                         \
         }                                                                   \

@@ -203,6 +203,9 @@ TEST(Scan, EveryDtypeOpAxisDirectionMatchesReference) {
       for (int axis = 0; axis < 3; axis++)
         for (bool rev : {false, true})
           Check(op, t, dims, axis, rev, init.data(), false, rng);
+      // Lines long enough for the skewed 8-line path (> 7 cache lines).
+      for (bool rev : {false, true})
+        Check(op, t, {9, 500}, 1, rev, init.data(), false, rng);
     }
 }
 
