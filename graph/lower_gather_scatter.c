@@ -2,12 +2,15 @@
  *
  * Both check every constraint of the spec (errors name the rule), then:
  *  - gather / dynamic_gather: one kernel call (hlx_gather: SIMD row copies
- *    for embedding lookups, the reference otherwise); the slice
+ *    for embedding lookups, split across the pool's threads when large,
+ *    the reference otherwise); the slice
  *    sizes of dynamic_gather are read at plan build when they are a
  *    constant, else at run time (and checked against the result type);
  *  - scatter: recognised combiners (add, mul, max, min, and, or, xor) and
  *    the plain replace region (`return %update...`) run hlx_scatter (SIMD
- *    f32 scatter-add of rows, the reference otherwise);
+ *    f32 scatter-add of rows, large ones split by destination rows across
+ *    the pool's threads with results independent of the thread count; the
+ *    reference otherwise);
  *    any other region (and variadic scatters that are not plain replaces)
  *    runs through its sub-plan once per in-bounds update element, in
  *    row-major order of the update index. indices_are_sorted and
@@ -137,11 +140,11 @@ typedef struct gather_args_t {
 
 static hlx_status_t run_gather(const void* args, void* const* in,
                                void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const gather_args_t* a = args;
   if (!a->runtime_sizes) {
-    /* dispatched: SIMD row copies for embedding lookups, else reference */
-    hlx_gather(&a->p, a->elem_size, in[0], in[1], out[0]);
+    /* dispatched: SIMD row copies for embedding lookups (large ones on the
+     * pool's threads), else reference */
+    hlx_gather(&a->p, a->elem_size, in[0], in[1], out[0], ctx->parallel);
     return NULL;
   }
   hlx_gather_params_t p = a->p;
@@ -469,13 +472,12 @@ typedef struct scatter_args_t {
 /* Kernel path: task inputs = inputs[n], indices, updates[n]. */
 static hlx_status_t run_scatter(const void* args, void* const* in,
                                 void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const scatter_args_t* a = args;
   int32_t n = a->n;
   for (int32_t i = 0; i < n; i++) {
     memcpy(out[i], in[i], a->in_bytes[i]);
     if (!hlx_scatter(&a->p, a->comb, a->in_dtype[i], in[n], in[n + 1 + i],
-                     out[i]))
+                     out[i], ctx->parallel))
       return hlx_make_status(HLX_STATUS_INTERNAL,
                              "scatter: unsupported combiner for %s",
                              hlx_dtype_name(a->in_dtype[i]));

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/dtype.h"
+#include "base/parallel.h"
 #include "kernels/cpu_features.h"
 #include "kernels/data_movement.h"
 #include "kernels/elementwise.h"
@@ -68,12 +69,18 @@ bool hlx_reduce(hlx_reduce_op_t op, hlx_dtype_t t, int32_t rank,
  * NULL. */
 hlx_reduce3_fn hlx_reduce3_kernel(hlx_reduce_op_t op, hlx_dtype_t t);
 
-/* hlx_ref_copy_strided with a tiled in-register transpose when one input
- * dim is contiguous and the innermost output dim is strided in the input
- * (4-byte elements). */
+/* hlx_ref_copy_strided with a tiled in-register transpose when, after
+ * merging dims contiguous in both layouts, one input dim is contiguous and
+ * the innermost output dim is strided in the input (1/2/4/8-byte elements,
+ * or runs of those moving together). */
 void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
                       const void* in, const int64_t* in_strides, void* out,
                       const int64_t* out_strides);
+/* Whether hlx_copy_strided takes the tiled path for these arguments. */
+bool hlx_copy_strided_is_tiled(size_t elem_size, int32_t rank,
+                               const int64_t* dims, const void* in,
+                               const int64_t* in_strides, const void* out,
+                               const int64_t* out_strides);
 hlx_transpose_fn hlx_transpose_kernel(size_t elem_size);
 
 /* hlx_ref_reduce_window with dispatched fast paths: f32 max/min/add 2-D
@@ -104,12 +111,16 @@ hlx_pool2d_fn hlx_pool2d_kernel_for_isa(hlx_reduce_op_t op, bool nhwc,
  * int64 scalar indices (any index batch shape, trailing index vector of 1
  * or implicit), no batching dims; gather copies (a prefix of) each row,
  * scatter adds f32 update rows. Bit-identical to the reference (scatter:
- * NaN payloads aside); same contracts. */
+ * NaN payloads aside); same contracts. With par (may be NULL) large ones
+ * run on its threads: gathers split by output rows, scatter-adds by
+ * destination rows (each thread applies, in index order, the updates that
+ * land in its rows), so the results do not depend on the thread count. */
 void hlx_gather(const hlx_gather_params_t* p, size_t elem_size,
-                const void* operand, const void* indices, void* result);
+                const void* operand, const void* indices, void* result,
+                const hlx_parallel_t* par);
 bool hlx_scatter(const hlx_scatter_params_t* p, hlx_scatter_combiner_t comb,
                  hlx_dtype_t t, const void* indices, const void* updates,
-                 void* out);
+                 void* out, const hlx_parallel_t* par);
 /* Whether p is that pattern; *n = number of looked-up rows. */
 bool hlx_gather_is_row_lookup(const hlx_gather_params_t* p, int64_t* n);
 bool hlx_scatter_is_row_update(const hlx_scatter_params_t* p, int64_t* n);

@@ -59,11 +59,16 @@ typedef void (*hlx_gather_rows_fn)(const void* table, int64_t n_rows,
                                    const void* idx, bool idx64, int64_t n,
                                    void* out);
 /* Scatter-add of f32 rows, in order i = 0..n-1: table row idx[i] (row_stride
- * floats apart, first row_len of them) += updates row i (row_len floats);
- * indices outside [0, n_rows) are skipped. */
+ * floats apart from row 0 at `table`, first row_len of them) += updates row
+ * i (row_len floats) for the indices in the window [row_lo, row_hi) of the
+ * table's [0, n_rows); the others are skipped. Disjoint windows may run on
+ * different threads, each with every index (destination partitioning:
+ * results identical to one call). */
 typedef void (*hlx_scatter_add_rows_fn)(float* table, int64_t n_rows,
-                                        int64_t row_stride, int64_t row_len,
-                                        const void* idx, bool idx64, int64_t n,
+                                        int64_t row_lo, int64_t row_hi,
+                                        int64_t row_stride,
+                                        int64_t row_len, const void* idx,
+                                        bool idx64, int64_t n,
                                         const float* updates);
 
 /* selected[i] = the row-major input offset window i selects (cur = first
@@ -80,8 +85,8 @@ typedef void (*hlx_pool2d_select_fn)(const hlx_pool2d_t* g, const float* in,
   void fn(const void*, int64_t, int64_t, size_t, const void*, bool, int64_t, \
           void*);
 #define HLX_SCATTER_ADD_ROWS(ISA, fn)                                  \
-  void fn(float*, int64_t, int64_t, int64_t, const void*, bool, int64_t, \
-          const float*);
+  void fn(float*, int64_t, int64_t, int64_t, int64_t, int64_t, const void*, \
+          bool, int64_t, const float*);
 #include "kernels/gather_kernels.inc"
 #define HLX_POOL_KERNEL(ISA, OP, LAYOUT, fn) \
   void fn(const hlx_pool2d_t*, const float*, float, float*);

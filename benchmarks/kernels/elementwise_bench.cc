@@ -158,17 +158,22 @@ void RunReduce(benchmark::State& st, hlx_reduce_op_t op, hlx_reduce3_fn fn,
   st.SetBytesProcessed((int64_t)st.iterations() * 4096 * 4096 * 4);
   st.SetItemsProcessed((int64_t)st.iterations() * 4096 * 4096);
 }
-void RunTranspose(benchmark::State& st, hlx_transpose_fn fn) {
-  const int64_t n = 4096;
+// Square transpose of 64 MiB: 4096^2 f32; 8192^2 bytes, 5792^2 2-byte and
+// 2896^2 8-byte elements for the other sizes.
+int64_t TransposeEdge(size_t es) {
+  return es == 1 ? 8192 : es == 2 ? 5792 : es == 4 ? 4096 : 2896;
+}
+void RunTranspose(benchmark::State& st, hlx_transpose_fn fn, size_t es) {
+  const int64_t n = TransposeEdge(es);
   for (auto _ : st) {
     if (fn == nullptr) {
       int64_t dims[2] = {n, n}, is[2] = {1, n}, os[2] = {n, 1};
-      hlx_ref_copy_strided(4, 2, dims, D().a.p, is, D().y.p, os);
+      hlx_ref_copy_strided(es, 2, dims, D().a.p, is, D().y.p, os);
     } else {
       fn(D().a.p, n, D().y.p, n, (size_t)n, (size_t)n);
     }
   }
-  st.SetBytesProcessed((int64_t)st.iterations() * n * n * 8);
+  st.SetBytesProcessed((int64_t)st.iterations() * n * n * 2 * (int64_t)es);
   st.SetItemsProcessed((int64_t)st.iterations() * n * n);
 }
 
@@ -262,12 +267,78 @@ void RunScatterAdd(benchmark::State& st, hlx_scatter_add_rows_fn fn) {
     if (fn == nullptr) {
       for (size_t i = 0; i < kGatherN; i++) t[idx[i]] += u[i];
     } else {
-      fn(t, (int64_t)kBig, 1, 1, idx, false, (int64_t)kGatherN, u);
+      fn(t, (int64_t)kBig, 0, (int64_t)kBig, 1, 1, idx, false, (int64_t)kGatherN, u);
     }
     benchmark::ClobberMemory();
   }
   st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)kGatherN);
 }
+// The same through hlx_gather / hlx_scatter (the executor's entry points,
+// ISA dispatch and thread split) with `threads` threads: the split the pool
+// would run, on plain threads started per call (~50 us, inside the timed
+// region, as in the other mt2/ rows).
+struct BenchThreads {
+  int threads;
+  static int Num(void* ctx) { return static_cast<BenchThreads*>(ctx)->threads; }
+  static void For(void* ctx, size_t n, size_t, hlx_parallel_fn fn, void* arg) {
+    size_t t = (size_t)static_cast<BenchThreads*>(ctx)->threads;
+    std::vector<std::thread> pool;
+    for (size_t k = 1; k < t; k++)
+      pool.emplace_back([=] { fn(arg, n * k / t, n * (k + 1) / t); });
+    fn(arg, 0, n / t);
+    for (auto& th : pool) th.join();
+  }
+};
+// 4M random int32 indices into a [16M, 1] f32 table: gather of single
+// elements, or scatter-add of single elements into it.
+void RunSplit(benchmark::State& st, int threads, bool scatter) {
+  hlx_gather_params_t g;
+  hlx_scatter_params_t sc;
+  memset(&g, 0, sizeof g);
+  memset(&sc, 0, sizeof sc);
+  g.operand_rank = sc.input_rank = 2;
+  g.operand_dims[0] = sc.input_dims[0] = (int64_t)kBig;
+  g.operand_dims[1] = sc.input_dims[1] = 1;
+  g.indices_rank = sc.indices_rank = 1;
+  g.indices_dims[0] = sc.indices_dims[0] = (int64_t)kGatherN;
+  g.index_dtype = sc.index_dtype = HLX_DTYPE_S32;
+  g.index_vector_dim = sc.index_vector_dim = 1;
+  g.num_offset_dims = sc.num_update_window_dims = 1;
+  g.offset_dims[0] = sc.update_window_dims[0] = 1;
+  g.num_collapsed = sc.num_inserted = 1;
+  g.num_start_index_map = sc.num_scatter_dims = 1;
+  g.slice_sizes[0] = g.slice_sizes[1] = 1;
+  sc.update_rank = 2;
+  sc.update_dims[0] = (int64_t)kGatherN;
+  sc.update_dims[1] = 1;
+  BenchThreads bt{threads};
+  hlx_parallel_t par = {&bt, BenchThreads::Num, BenchThreads::For};
+  hlx_scatter_combiner_t add = {false, HLX_REDUCE_ADD};
+  for (auto _ : st) {
+    if (scatter)
+      hlx_scatter(&sc, add, HLX_DTYPE_F32, RandomIndices().data(), D().b.p,
+                  D().y.p, &par);
+    else
+      hlx_gather(&g, 4, D().a.p, RandomIndices().data(), D().y.p, &par);
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)kGatherN);
+}
+// The plain C gather loop on two threads (halves of the lookups): what a
+// split can reach.
+void RunGatherPlain2(benchmark::State& st) {
+  const int32_t* idx = RandomIndices().data();
+  const float* t = D().a.f();
+  float* y = D().y.f();
+  for (auto _ : st) {
+    OnTwoThreads(kGatherN, 16, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; i++) y[i] = t[idx[i]];
+    });
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed((int64_t)st.iterations() * (int64_t)kGatherN);
+}
+
 // Embedding lookup: 64K random rows of 256 f32 from a 16K-row table.
 void RunEmbedding(benchmark::State& st, hlx_gather_rows_fn fn) {
   const int64_t rows = 16384, len = 256, n = 65536;
@@ -327,6 +398,17 @@ void RegisterIssue5Extras() {
       benchmark::RegisterBenchmark(("scatter_add/hlx_f32_scatter_add_rows" + sfx + "_4M").c_str(),
                                    [s](benchmark::State& st) { RunScatterAdd(st, s); });
   }
+  for (int t : {1, 2}) {
+    std::string pre = t == 1 ? "" : "mt2/";
+    benchmark::RegisterBenchmark((pre + "gather/hlx_gather_f32_4M").c_str(),
+                                 [t](benchmark::State& st) { RunSplit(st, t, false); })
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((pre + "scatter_add/hlx_scatter_f32_4M").c_str(),
+                                 [t](benchmark::State& st) { RunSplit(st, t, true); })
+        ->UseRealTime();
+  }
+  benchmark::RegisterBenchmark("mt2/gather/plain_c_loop_f32_4M", RunGatherPlain2)
+      ->UseRealTime();
   for (bool nhwc : {false, true})
     for (bool fast : {false, true})
       benchmark::RegisterBenchmark(
@@ -478,12 +560,20 @@ void RegisterAll() {
                                  })
         ->UseRealTime();
   }
-  benchmark::RegisterBenchmark("ref/transpose_f32_4096x4096",
-                               [](benchmark::State& st) { RunTranspose(st, nullptr); });
-#define HLX_TRANSPOSE_KERNEL(ISA, ES, TILE, fn)                               \
-  if (hlx_cpu_supports_isa(HLX_ISA_##ISA))                                    \
-    benchmark::RegisterBenchmark(#fn "/4096x4096",                            \
-                                 [](benchmark::State& st) { RunTranspose(st, fn); });
+  for (size_t es : {1, 2, 4, 8}) {
+    std::string e = std::to_string(TransposeEdge(es));
+    benchmark::RegisterBenchmark(
+        ("ref/transpose_x" + std::to_string(8 * es) + "_" + e + "x" + e).c_str(),
+        [es](benchmark::State& st) { RunTranspose(st, nullptr, es); });
+  }
+#define HLX_TRANSPOSE_KERNEL(ISA, ES, TILE, fn)                            \
+  if (hlx_cpu_supports_isa(HLX_ISA_##ISA)) {                               \
+    std::string e = std::to_string(TransposeEdge(ES));                     \
+    benchmark::RegisterBenchmark((#fn "/" + e + "x" + e).c_str(),          \
+                                 [](benchmark::State& st) {                \
+                                   RunTranspose(st, fn, ES);               \
+                                 });                                       \
+  }
 #include "kernels/data_movement.inc"
 }
 

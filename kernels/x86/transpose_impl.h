@@ -1,17 +1,27 @@
-/* Cache-blocked 2-D transpose of 4-byte elements shared by the x86
- * folders: included by kernels/x86/<isa>/transpose.c after it defines
- * HLX_TR_TILE, V_BYTES and tile_transpose(x, xs, y, ys, nt) (a TILE x TILE
- * in-register transpose; nt streams its stores).
+/* Cache-blocked 2-D transpose shared by the ISA folders, one instance per
+ * element size. A kernels/<arch>/<isa>/transpose.c defines, then includes
+ * this file (once per instance; it #undefs them at the end):
+ *   HLX_TR_NAME   public name without the ISA suffix (default
+ *                 hlx_x32_transpose)
+ *   HLX_TR_ELEM   element type (default uint32_t)
+ *   HLX_TR_TILE   tile edge in elements (square tiles)
+ *   HLX_TR_TILE_FN(x, xs, y, ys, nt)  TILE x TILE in-register transpose,
+ *                 strides in elements; nt streams its stores (default
+ *                 tile_transpose)
+ *   HLX_TR_BLOCK  block edge in elements (default 256)
+ *   HLX_TR_NT_ALIGN  byte alignment streaming needs of the output base and
+ *                 stride (default V_BYTES)
  *
  * Why blocked: visiting tiles row block by row block sends every tile's
- * TILE output rows to lines 4*out_stride bytes apart (16 KiB at 4096
- * columns), so each output line is a DRAM row miss of its own. Within a
- * HLX_TR_BLOCK x HLX_TR_BLOCK block tiles are visited down column strips,
- * so each output row receives a 1 KiB run and the block's input (256 KiB)
- * stays in L2 while its columns are read. Outputs of HLX_NT_STORE_MIN_BYTES
- * or more are streamed (no read-for-ownership): 4.5x the row-block order
- * at 4096^2 on Zen 4 (benchmarks/RESULTS.md). Partial edge tiles are
- * copied element by element. */
+ * TILE output rows to lines out_stride elements apart (16 KiB at 4096
+ * f32 columns), so each output line is a DRAM row miss of its own. Within a
+ * BLOCK x BLOCK block tiles are visited down column strips, so each output
+ * row receives a BLOCK-element run and the block's input stays in L2 while
+ * its columns are read. Outputs of HLX_NT_STORE_MIN_BYTES or more are
+ * streamed (no read-for-ownership): 4.5x the row-block order at 4096^2 f32
+ * on Zen 4 (benchmarks/RESULTS.md). Tiles whose output rows are whole 64-byte
+ * lines let the write-combining buffers flush full lines. Partial edge
+ * tiles are copied element by element. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,25 +30,49 @@
 #define HLX_NT_STORE_MIN_BYTES ((size_t)16 << 20)
 #endif
 
+#ifndef HLX_TR_NAME
+#define HLX_TR_NAME hlx_x32_transpose
+#endif
+#ifndef HLX_TR_ELEM
+#define HLX_TR_ELEM uint32_t
+#endif
+#ifndef HLX_TR_TILE_FN
+#define HLX_TR_TILE_FN tile_transpose
+#endif
+#ifndef HLX_TR_BLOCK
 #define HLX_TR_BLOCK 256
+#endif
+#ifndef HLX_TR_NT_ALIGN
+#define HLX_TR_NT_ALIGN V_BYTES
+#endif
 
-/* Tile k of a block prefetches row k of the next block into L2: its
- * columns are read down strips, one line per row at a time, a pattern the
- * hardware prefetchers do not follow (1.7x at 4096^2 on Zen 4). */
-static inline __attribute__((always_inline)) void prefetch_block_row(
-    const uint32_t* x, int64_t xs, size_t row, size_t r1, size_t c0,
-    size_t c1) {
-  if (row >= r1) return;
-  const char* p = (const char*)(x + (int64_t)row * xs + (int64_t)c0);
-  for (size_t b = 0; b < (c1 - c0) * sizeof(uint32_t); b += 64)
-    __builtin_prefetch(p + b, 0, 2);
+#define HLX_TR_CAT2(a, b) a##_##b
+#define HLX_TR_CAT(a, b) HLX_TR_CAT2(a, b)
+#define HLX_TR_LOCAL(n) HLX_TR_CAT(HLX_TR_NAME, n)
+#define HLX_TR_PUBLIC(n) HLX_SFX(n) /* expands HLX_TR_NAME first */
+
+/* Tile k of a block prefetches rows [k * per, (k + 1) * per) of the next
+ * block into L2 (per = rows per tile, so a block's tiles cover the next
+ * block's rows): its columns are read down strips, a few lines per row at a
+ * time, a pattern the hardware prefetchers do not follow (1.7x at 4096^2
+ * f32 on Zen 4). */
+static inline __attribute__((always_inline)) void HLX_TR_LOCAL(prefetch)(
+    const HLX_TR_ELEM* x, int64_t xs, size_t row, size_t per, size_t r1,
+    size_t c0, size_t c1) {
+  for (size_t k = 0; k < per && row + k < r1; k++) {
+    const char* p = (const char*)(x + (int64_t)(row + k) * xs + (int64_t)c0);
+    for (size_t b = 0; b < (c1 - c0) * sizeof(HLX_TR_ELEM); b += 64)
+      __builtin_prefetch(p + b, 0, 2);
+  }
 }
 
 /* Full tiles of rows [0, r1) x cols [0, c1), both multiples of the tile. */
-static inline __attribute__((always_inline)) void transpose_blocks(
-    const uint32_t* x, int64_t xs, uint32_t* y, int64_t ys, size_t r1,
+static inline __attribute__((always_inline)) void HLX_TR_LOCAL(blocks)(
+    const HLX_TR_ELEM* x, int64_t xs, HLX_TR_ELEM* y, int64_t ys, size_t r1,
     size_t c1, bool nt) {
   const size_t T = HLX_TR_TILE, B = HLX_TR_BLOCK;
+  const size_t tiles = (B / T) * (B / T);
+  const size_t per = (B + tiles - 1) / tiles;
   for (size_t rb = 0; rb < r1; rb += B) {
     size_t re = rb + B < r1 ? rb + B : r1;
     for (size_t cb = 0; cb < c1; cb += B) {
@@ -51,31 +85,30 @@ static inline __attribute__((always_inline)) void transpose_blocks(
       size_t k = 0;
       for (size_t c = cb; c < ce; c += T)
         for (size_t r = rb; r < re; r += T, k++) {
-          prefetch_block_row(x, xs, nrb + k, nre, ncb, nce);
-          tile_transpose(x + (int64_t)r * xs + (int64_t)c, xs,
+          HLX_TR_LOCAL(prefetch)(x, xs, nrb + k * per, per, nre, ncb, nce);
+          HLX_TR_TILE_FN(x + (int64_t)r * xs + (int64_t)c, xs,
                          y + (int64_t)c * ys + (int64_t)r, ys, nt);
         }
     }
   }
 }
 
-void HLX_SFX(hlx_x32_transpose)(const void* in, int64_t in_stride, void* out,
-                                int64_t out_stride, size_t rows,
-                                size_t cols) {
-  const uint32_t* x = (const uint32_t*)in;
-  uint32_t* y = (uint32_t*)out;
+void HLX_TR_PUBLIC(HLX_TR_NAME)(const void* in, int64_t in_stride, void* out,
+                          int64_t out_stride, size_t rows, size_t cols) {
+  const HLX_TR_ELEM* x = (const HLX_TR_ELEM*)in;
+  HLX_TR_ELEM* y = (HLX_TR_ELEM*)out;
   const size_t T = HLX_TR_TILE;
   size_t rf = rows - rows % T, cf = cols - cols % T;
-  /* Streaming needs every tile row start aligned: a base on V_BYTES and an
-   * output stride of whole vectors (tile rows start at multiples of T). */
-  bool nt = rows * cols * sizeof(uint32_t) >= HLX_NT_STORE_MIN_BYTES &&
-            (uintptr_t)y % V_BYTES == 0 && out_stride > 0 &&
-            ((size_t)out_stride * sizeof(uint32_t)) % V_BYTES == 0;
+  /* Streaming needs every store aligned: the base and the output stride on
+   * the alignment (tile rows start at multiples of T). */
+  bool nt = rows * cols * sizeof(HLX_TR_ELEM) >= HLX_NT_STORE_MIN_BYTES &&
+            (uintptr_t)y % HLX_TR_NT_ALIGN == 0 && out_stride > 0 &&
+            ((size_t)out_stride * sizeof(HLX_TR_ELEM)) % HLX_TR_NT_ALIGN == 0;
   if (nt) {
-    transpose_blocks(x, in_stride, y, out_stride, rf, cf, true);
+    HLX_TR_LOCAL(blocks)(x, in_stride, y, out_stride, rf, cf, true);
     v_sfence();
   } else {
-    transpose_blocks(x, in_stride, y, out_stride, rf, cf, false);
+    HLX_TR_LOCAL(blocks)(x, in_stride, y, out_stride, rf, cf, false);
   }
   for (size_t r = 0; r < rf; r++)
     for (size_t c = cf; c < cols; c++)
@@ -86,3 +119,14 @@ void HLX_SFX(hlx_x32_transpose)(const void* in, int64_t in_stride, void* out,
       y[(int64_t)c * out_stride + (int64_t)r] =
           x[(int64_t)r * in_stride + (int64_t)c];
 }
+
+#undef HLX_TR_NAME
+#undef HLX_TR_ELEM
+#undef HLX_TR_TILE
+#undef HLX_TR_TILE_FN
+#undef HLX_TR_BLOCK
+#undef HLX_TR_NT_ALIGN
+#undef HLX_TR_LOCAL
+#undef HLX_TR_PUBLIC
+#undef HLX_TR_CAT
+#undef HLX_TR_CAT2

@@ -13,8 +13,10 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "base/parallel.h"
 #include "gtest/gtest.h"
 #include "kernels/dispatch.h"
 #include "tests/kernels/simd_test_util.h"
@@ -183,11 +185,35 @@ TEST_P(SimdGather, ScatterAddMatchesReference) {
     std::vector<float> got = want;
     ASSERT_TRUE(hlx_ref_scatter(&p, add, HLX_DTYPE_F32, idx.data(), upd.data(),
                                 want.data()));
-    fn(got.data(), c.rows, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
+    fn(got.data(), c.rows, 0, c.rows, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
     for (size_t i = 0; i < want.size(); i++)
       ASSERT_TRUE(hlx_test::SameValue(want[i], got[i]))
           << hlx_isa_name(isa) << " rows=" << c.rows << " cols=" << c.cols
           << " slice=" << c.slice << " i=" << i;
+  }
+}
+
+// The scatter-add kernel's row window: windows covering the table, applied
+// one after the other, give the whole call's result bit for bit.
+TEST_P(SimdGather, ScatterAddRowWindowsMatchWholeCall) {
+  hlx_isa_t isa = GetParam();
+  HLX_SKIP_IF_UNSUPPORTED(isa);
+  hlx_scatter_add_rows_fn fn = hlx_scatter_add_rows_kernel(isa);
+  ASSERT_NE(fn, nullptr);
+  uint32_t seed = 9;
+  for (const Case& c : Cases()) {
+    int64_t n = Count(c);
+    std::vector<uint8_t> idx = Indices(c, seed++);
+    std::vector<float> upd = Floats((size_t)(n * c.slice), seed * 7);
+    std::vector<float> whole = Floats((size_t)(c.rows * c.cols), seed * 11);
+    std::vector<float> parts = whole;
+    fn(whole.data(), c.rows, 0, c.rows, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
+    int64_t cut1 = c.rows / 3, cut2 = c.rows - c.rows / 4;
+    fn(parts.data(), c.rows, cut1, cut2, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
+    fn(parts.data(), c.rows, 0, cut1, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
+    fn(parts.data(), c.rows, cut2, c.rows, c.cols, c.slice, idx.data(), c.idx64, n, upd.data());
+    ASSERT_EQ(0, memcmp(whole.data(), parts.data(), whole.size() * 4))
+        << hlx_isa_name(isa) << " rows=" << c.rows << " cols=" << c.cols;
   }
 }
 
@@ -214,7 +240,7 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
       std::vector<float> table = Floats((size_t)(c.rows * c.cols), (uint32_t)k);
       std::vector<float> gw((size_t)(n * c.slice)), gg(gw.size());
       hlx_ref_gather(&gp, 4, table.data(), idx.data(), gw.data());
-      hlx_gather(&gp, 4, table.data(), idx.data(), gg.data());
+      hlx_gather(&gp, 4, table.data(), idx.data(), gg.data(), nullptr);
       ASSERT_EQ(0, memcmp(gw.data(), gg.data(), gw.size() * 4));
       // scatter add and replace, f32 and f64
       hlx_scatter_params_t sp = ScatterParams(c);
@@ -223,7 +249,7 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
         hlx_scatter_combiner_t comb = {replace, HLX_REDUCE_ADD};
         std::vector<float> sw = table, sg = table;
         ASSERT_TRUE(hlx_ref_scatter(&sp, comb, HLX_DTYPE_F32, idx.data(), upd.data(), sw.data()));
-        ASSERT_TRUE(hlx_scatter(&sp, comb, HLX_DTYPE_F32, idx.data(), upd.data(), sg.data()));
+        ASSERT_TRUE(hlx_scatter(&sp, comb, HLX_DTYPE_F32, idx.data(), upd.data(), sg.data(), nullptr));
         for (size_t i = 0; i < sw.size(); i++)
           ASSERT_TRUE(hlx_test::SameValue(sw[i], sg[i])) << "replace=" << replace;
       }
@@ -231,7 +257,7 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
       std::vector<double> dw = dt, dg = dt;
       hlx_scatter_combiner_t add = {false, HLX_REDUCE_ADD};
       ASSERT_TRUE(hlx_ref_scatter(&sp, add, HLX_DTYPE_F64, idx.data(), du.data(), dw.data()));
-      ASSERT_TRUE(hlx_scatter(&sp, add, HLX_DTYPE_F64, idx.data(), du.data(), dg.data()));
+      ASSERT_TRUE(hlx_scatter(&sp, add, HLX_DTYPE_F64, idx.data(), du.data(), dg.data(), nullptr));
       ASSERT_EQ(0, memcmp(dw.data(), dg.data(), dw.size() * 8));
     }
     // int16 indices: not the fast pattern, still the reference's result.
@@ -243,13 +269,80 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
     const int16_t idx16[5] = {6, -2, 9, 0, 3};
     std::vector<float> table = Floats(21, 1), gw(15), gg(15);
     hlx_ref_gather(&gp, 4, table.data(), idx16, gw.data());
-    hlx_gather(&gp, 4, table.data(), idx16, gg.data());
+    hlx_gather(&gp, 4, table.data(), idx16, gg.data(), nullptr);
     EXPECT_EQ(0, memcmp(gw.data(), gg.data(), 60));
     EXPECT_EQ(0, memcmp(&gg[0], &table[18], 12));  // row 6
     EXPECT_EQ(0, memcmp(&gg[3], &table[0], 12));   // -2 clamps to row 0
     EXPECT_EQ(0, memcmp(&gg[6], &table[18], 12));  // 9 clamps to row 6
   }
   hlx_cpu_set_max_isa(HLX_ISA_COUNT);
+}
+
+// An hlx_parallel_t on plain threads: each parallel_for runs its items on
+// `threads` threads at once (the caller takes the first share).
+struct Threads {
+  int threads;
+  static int Num(void* ctx) { return static_cast<Threads*>(ctx)->threads; }
+  static void For(void* ctx, size_t n, size_t grain, hlx_parallel_fn fn,
+                  void* arg) {
+    (void)grain;
+    size_t t = (size_t)static_cast<Threads*>(ctx)->threads;
+    std::vector<std::thread> pool;
+    for (size_t k = 1; k < t; k++)
+      pool.emplace_back([=] { fn(arg, n * k / t, n * (k + 1) / t); });
+    fn(arg, 0, n / t);
+    for (auto& th : pool) th.join();
+  }
+  hlx_parallel_t Par() { return {this, Num, For}; }
+};
+
+// Large lookups and scatter-adds split across 2 and 3 threads give the
+// unsplit results bit for bit (f32 adds with duplicate indices included:
+// each destination row's updates stay in index order), at every cap.
+TEST(SimdGatherDispatch, ThreadSplitMatchesOneThread) {
+  for (int lv = HLX_ISA_REFERENCE; lv < HLX_ISA_COUNT; lv++) {
+    if (!hlx_cpu_supports_isa((hlx_isa_t)lv)) {
+      hlx_test::SkipCounter::Get()->Count((hlx_isa_t)lv);
+      continue;
+    }
+    for (int64_t len : {1, 5}) {
+      for (bool idx64 : {false, true}) {
+        // 200K lookups into 3000 rows: many duplicates per row.
+        Case c = {3000, len, len, {200000}, false, idx64};
+        std::vector<uint8_t> idx = Indices(c, 41 + (uint32_t)len);
+        int64_t n = Count(c);
+        std::vector<float> table = Floats((size_t)(c.rows * c.cols), 42);
+        std::vector<float> upd = Floats((size_t)(n * len), 43);
+        hlx_gather_params_t gp = GatherParams(c);
+        hlx_scatter_params_t sp = ScatterParams(c);
+        hlx_scatter_combiner_t add = {false, HLX_REDUCE_ADD};
+        std::vector<float> g1((size_t)(n * len)), s1 = table;
+        hlx_cpu_set_max_isa((hlx_isa_t)lv);
+        hlx_gather(&gp, 4, table.data(), idx.data(), g1.data(), nullptr);
+        ASSERT_TRUE(hlx_scatter(&sp, add, HLX_DTYPE_F32, idx.data(), upd.data(),
+                                s1.data(), nullptr));
+        for (int t : {2, 3}) {
+          Threads th{t};
+          hlx_parallel_t par = th.Par();
+          std::vector<float> gt(g1.size(), -1.0f), st = table;
+          hlx_gather(&gp, 4, table.data(), idx.data(), gt.data(), &par);
+          ASSERT_TRUE(hlx_scatter(&sp, add, HLX_DTYPE_F32, idx.data(), upd.data(),
+                                  st.data(), &par));
+          EXPECT_EQ(0, memcmp(g1.data(), gt.data(), g1.size() * 4))
+              << "gather level " << lv << " threads " << t << " len " << len;
+          EXPECT_EQ(0, memcmp(s1.data(), st.data(), s1.size() * 4))
+              << "scatter level " << lv << " threads " << t << " len " << len;
+        }
+        // And the split result is the reference's.
+        std::vector<float> sw = table;
+        ASSERT_TRUE(hlx_ref_scatter(&sp, add, HLX_DTYPE_F32, idx.data(), upd.data(),
+                                    sw.data()));
+        for (size_t i = 0; i < sw.size(); i++)
+          ASSERT_TRUE(hlx_test::SameValue(sw[i], s1[i])) << i;
+        hlx_cpu_set_max_isa(HLX_ISA_COUNT);
+      }
+    }
+  }
 }
 
 }  // namespace
