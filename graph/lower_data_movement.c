@@ -26,22 +26,24 @@ typedef struct copies_args_t {
   copy_t copies[];
 } copies_args_t;
 
-static void do_copy(size_t es, const copy_t* k, const void* in, void* out) {
-  /* Dispatched: transposed 4-byte slices use the tiled ISA kernels. */
-  hlx_copy_strided(es, k->rank, k->dims,
-                   (const char*)in + k->in_offset * (int64_t)es,
-                   k->in_strides, (char*)out + k->out_offset * (int64_t)es,
-                   k->out_strides);
+static void do_copy(size_t es, const copy_t* k, const void* in, void* out,
+                    const hlx_parallel_t* par) {
+  /* Dispatched: transposed slices use the tiled ISA kernels, large ones on
+   * the pool's threads. */
+  hlx_copy_strided_par(es, k->rank, k->dims,
+                       (const char*)in + k->in_offset * (int64_t)es,
+                       k->in_strides, (char*)out + k->out_offset * (int64_t)es,
+                       k->out_strides, par);
 }
 
 static hlx_status_t run_copies(const void* args, void* const* in,
                                void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const copies_args_t* a = args;
   if (a->fill_from >= 0)
     hlx_ref_fill(a->elem_size, in[a->fill_from], out[0], a->out_n);
   for (int32_t i = 0; i < a->num_copies; i++)
-    do_copy(a->elem_size, &a->copies[i], in[a->copies[i].input], out[0]);
+    do_copy(a->elem_size, &a->copies[i], in[a->copies[i].input], out[0],
+            ctx->parallel);
   return NULL;
 }
 

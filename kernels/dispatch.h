@@ -76,6 +76,12 @@ hlx_reduce3_fn hlx_reduce3_kernel(hlx_reduce_op_t op, hlx_dtype_t t);
 void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
                       const void* in, const int64_t* in_strides, void* out,
                       const int64_t* out_strides);
+/* The same, large tiled copies split across par's threads (par may be
+ * NULL): each thread transposes a range of input rows (output columns). */
+void hlx_copy_strided_par(size_t elem_size, int32_t rank, const int64_t* dims,
+                          const void* in, const int64_t* in_strides, void* out,
+                          const int64_t* out_strides,
+                          const hlx_parallel_t* par);
 /* Whether hlx_copy_strided takes the tiled path for these arguments. */
 bool hlx_copy_strided_is_tiled(size_t elem_size, int32_t rank,
                                const int64_t* dims, const void* in,

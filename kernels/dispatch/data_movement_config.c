@@ -141,11 +141,55 @@ bool hlx_copy_strided_is_tiled(size_t elem_size, int32_t rank,
                     &t);
 }
 
-void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
-                      const void* in, const int64_t* in_strides, void* out,
-                      const int64_t* out_strides) {
-  for (int32_t d = 0; d < rank; d++)
+/* Tiled copies of this many bytes or more split across threads. */
+enum { kParallelMinBytes = 4 << 20 };
+
+typedef struct tiled_split_t {
+  const tiled_t* t;
+  const char* src;
+  char* dst;
+  int64_t step; /* rows of each 2-D slice per piece */
+} tiled_split_t;
+
+/* Pieces [begin, end): input rows [k * step, (k + 1) * step) of every 2-D
+ * slice, i.e. disjoint output columns. */
+static void tiled_pieces(void* arg, size_t begin, size_t end) {
+  const tiled_split_t* s = arg;
+  const tiled_t* t = s->t;
+  const int64_t es = (int64_t)t->es, rows = t->dims[t->rj];
+  for (size_t k = begin; k < end; k++) {
+    int64_t lo = (int64_t)k * s->step;
+    int64_t hi = lo + s->step < rows ? lo + s->step : rows;
+    if (lo >= hi) continue;
+    int64_t idx[HLX_KERNEL_MAX_RANK] = {0};
+    int64_t in_off = lo * t->is[t->rj], out_off = lo;
+    for (;;) {
+      t->tr(s->src + in_off * es, t->is[t->rj], s->dst + out_off * es,
+            t->os[t->ci], (size_t)(hi - lo), (size_t)t->dims[t->ci]);
+      int32_t d = t->rank - 1;
+      for (; d >= 0; d--) {
+        if (d == t->ci || d == t->rj) continue;
+        in_off += t->is[d];
+        out_off += t->os[d];
+        if (++idx[d] < t->dims[d]) break;
+        in_off -= t->is[d] * t->dims[d];
+        out_off -= t->os[d] * t->dims[d];
+        idx[d] = 0;
+      }
+      if (d < 0) break;
+    }
+  }
+}
+
+void hlx_copy_strided_par(size_t elem_size, int32_t rank, const int64_t* dims,
+                          const void* in, const int64_t* in_strides, void* out,
+                          const int64_t* out_strides,
+                          const hlx_parallel_t* par) {
+  size_t bytes = elem_size;
+  for (int32_t d = 0; d < rank; d++) {
     if (dims[d] == 0) return; /* empty */
+    bytes *= (size_t)dims[d];
+  }
   tiled_t t;
   if (!plan_tiled(elem_size, rank, dims, in, in_strides, out, out_strides,
                   &t)) {
@@ -153,24 +197,21 @@ void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
                          out_strides);
     return;
   }
-  const int64_t es = (int64_t)t.es;
-  const char* src = in;
-  char* dst = out;
-  int64_t idx[HLX_KERNEL_MAX_RANK] = {0};
-  int64_t in_off = 0, out_off = 0;
-  for (;;) {
-    t.tr(src + in_off * es, t.is[t.rj], dst + out_off * es, t.os[t.ci],
-         (size_t)t.dims[t.rj], (size_t)t.dims[t.ci]);
-    int32_t d = t.rank - 1;
-    for (; d >= 0; d--) {
-      if (d == t.ci || d == t.rj) continue;
-      in_off += t.is[d];
-      out_off += t.os[d];
-      if (++idx[d] < t.dims[d]) break;
-      in_off -= t.is[d] * t.dims[d];
-      out_off -= t.os[d] * t.dims[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return;
+  const int64_t rows = t.dims[t.rj];
+  tiled_split_t s = {&t, in, out, rows};
+  int threads = hlx_parallel_num_threads(par);
+  if (threads <= 1 || bytes < kParallelMinBytes || rows < 128) {
+    tiled_pieces(&s, 0, 1);
+    return;
   }
+  /* Pieces on 64-row multiples: whole output lines, aligned for streaming. */
+  s.step = ((rows + threads - 1) / threads + 63) & ~(int64_t)63;
+  hlx_parallel_for(par, (size_t)threads, 1, tiled_pieces, &s);
+}
+
+void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,
+                      const void* in, const int64_t* in_strides, void* out,
+                      const int64_t* out_strides) {
+  hlx_copy_strided_par(elem_size, rank, dims, in, in_strides, out,
+                       out_strides, NULL);
 }

@@ -42,6 +42,13 @@
 #ifndef HLX_TR_BLOCK
 #define HLX_TR_BLOCK 256
 #endif
+/* Block rows (= the run each output row receives) and columns. */
+#ifndef HLX_TR_BLOCK_R
+#define HLX_TR_BLOCK_R HLX_TR_BLOCK
+#endif
+#ifndef HLX_TR_BLOCK_C
+#define HLX_TR_BLOCK_C HLX_TR_BLOCK
+#endif
 #ifndef HLX_TR_NT_ALIGN
 #define HLX_TR_NT_ALIGN V_BYTES
 #endif
@@ -70,18 +77,18 @@ static inline __attribute__((always_inline)) void HLX_TR_LOCAL(prefetch)(
 static inline __attribute__((always_inline)) void HLX_TR_LOCAL(blocks)(
     const HLX_TR_ELEM* x, int64_t xs, HLX_TR_ELEM* y, int64_t ys, size_t r1,
     size_t c1, bool nt) {
-  const size_t T = HLX_TR_TILE, B = HLX_TR_BLOCK;
-  const size_t tiles = (B / T) * (B / T);
-  const size_t per = (B + tiles - 1) / tiles;
-  for (size_t rb = 0; rb < r1; rb += B) {
-    size_t re = rb + B < r1 ? rb + B : r1;
-    for (size_t cb = 0; cb < c1; cb += B) {
-      size_t ce = cb + B < c1 ? cb + B : c1;
+  const size_t T = HLX_TR_TILE, BR = HLX_TR_BLOCK_R, BC = HLX_TR_BLOCK_C;
+  const size_t tiles = (BR / T) * (BC / T);
+  const size_t per = (BR + tiles - 1) / tiles;
+  for (size_t rb = 0; rb < r1; rb += BR) {
+    size_t re = rb + BR < r1 ? rb + BR : r1;
+    for (size_t cb = 0; cb < c1; cb += BC) {
+      size_t ce = cb + BC < c1 ? cb + BC : c1;
       /* The next block: right of this one, else the first of the next
        * block row (none after the last). */
-      size_t nrb = cb + B < c1 ? rb : rb + B, ncb = cb + B < c1 ? cb + B : 0;
-      size_t nre = nrb + B < r1 ? nrb + B : r1;
-      size_t nce = ncb + B < c1 ? ncb + B : c1;
+      size_t nrb = cb + BC < c1 ? rb : rb + BR, ncb = cb + BC < c1 ? cb + BC : 0;
+      size_t nre = nrb + BR < r1 ? nrb + BR : r1;
+      size_t nce = ncb + BC < c1 ? ncb + BC : c1;
       size_t k = 0;
       for (size_t c = cb; c < ce; c += T)
         for (size_t r = rb; r < re; r += T, k++) {
@@ -125,6 +132,8 @@ void HLX_TR_PUBLIC(HLX_TR_NAME)(const void* in, int64_t in_stride, void* out,
 #undef HLX_TR_TILE
 #undef HLX_TR_TILE_FN
 #undef HLX_TR_BLOCK
+#undef HLX_TR_BLOCK_R
+#undef HLX_TR_BLOCK_C
 #undef HLX_TR_NT_ALIGN
 #undef HLX_TR_LOCAL
 #undef HLX_TR_PUBLIC

@@ -13,10 +13,8 @@
 
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "base/parallel.h"
 #include "gtest/gtest.h"
 #include "kernels/dispatch.h"
 #include "tests/kernels/simd_test_util.h"
@@ -278,24 +276,6 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
   hlx_cpu_set_max_isa(HLX_ISA_COUNT);
 }
 
-// An hlx_parallel_t on plain threads: each parallel_for runs its items on
-// `threads` threads at once (the caller takes the first share).
-struct Threads {
-  int threads;
-  static int Num(void* ctx) { return static_cast<Threads*>(ctx)->threads; }
-  static void For(void* ctx, size_t n, size_t grain, hlx_parallel_fn fn,
-                  void* arg) {
-    (void)grain;
-    size_t t = (size_t)static_cast<Threads*>(ctx)->threads;
-    std::vector<std::thread> pool;
-    for (size_t k = 1; k < t; k++)
-      pool.emplace_back([=] { fn(arg, n * k / t, n * (k + 1) / t); });
-    fn(arg, 0, n / t);
-    for (auto& th : pool) th.join();
-  }
-  hlx_parallel_t Par() { return {this, Num, For}; }
-};
-
 // Large lookups and scatter-adds split across 2 and 3 threads give the
 // unsplit results bit for bit (f32 adds with duplicate indices included:
 // each destination row's updates stay in index order), at every cap.
@@ -322,7 +302,7 @@ TEST(SimdGatherDispatch, ThreadSplitMatchesOneThread) {
         ASSERT_TRUE(hlx_scatter(&sp, add, HLX_DTYPE_F32, idx.data(), upd.data(),
                                 s1.data(), nullptr));
         for (int t : {2, 3}) {
-          Threads th{t};
+          hlx_test::Threads th{t};
           hlx_parallel_t par = th.Par();
           std::vector<float> gt(g1.size(), -1.0f), st = table;
           hlx_gather(&gp, 4, table.data(), idx.data(), gt.data(), &par);

@@ -10,7 +10,10 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "base/parallel.h"
 #include "gtest/gtest.h"
 #include "kernels/cpu_features.h"
 #include "kernels/simd.h"
@@ -136,6 +139,23 @@ inline double UlpError(float y, double e) {
   if (ulp_exp < -149) ulp_exp = -149;
   return fabs((double)y - e) / ldexp(1.0, ulp_exp);
 }
+
+// An hlx_parallel_t on plain threads (kernel tests of thread splits): each
+// parallel_for runs its items on `threads` threads at once, the caller
+// taking the first share.
+struct Threads {
+  int threads;
+  static int Num(void* ctx) { return static_cast<Threads*>(ctx)->threads; }
+  static void For(void* ctx, size_t n, size_t, hlx_parallel_fn fn, void* arg) {
+    size_t t = (size_t)static_cast<Threads*>(ctx)->threads;
+    std::vector<std::thread> pool;
+    for (size_t k = 1; k < t; k++)
+      pool.emplace_back([=] { fn(arg, n * k / t, n * (k + 1) / t); });
+    fn(arg, 0, n / t);
+    for (auto& th : pool) th.join();
+  }
+  hlx_parallel_t Par() { return {this, Num, For}; }
+};
 
 }  // namespace hlx_test
 

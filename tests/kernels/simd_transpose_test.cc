@@ -136,9 +136,10 @@ struct Permuted {
   }
 };
 
-// out = transpose(in, perm) as a strided copy, through both paths.
+// out = transpose(in, perm) as a strided copy, through both paths (and
+// split across `threads` threads when above 1).
 void CheckPermutation(std::vector<int64_t> in_dims, std::vector<int> perm,
-                      size_t es) {
+                      size_t es, int threads = 1) {
   Permuted t(in_dims, perm);
   size_t n = 1;
   for (auto d : in_dims) n *= (size_t)d;
@@ -146,8 +147,14 @@ void CheckPermutation(std::vector<int64_t> in_dims, std::vector<int> perm,
   for (size_t i = 0; i < in.size(); i++) in[i] = (uint8_t)(i * 7 + i / 251);
   hlx_ref_copy_strided(es, t.rank, t.out_dims.data(), in.data(), t.src_str.data(),
                        want.data(), t.out_str.data());
-  hlx_copy_strided(es, t.rank, t.out_dims.data(), in.data(), t.src_str.data(),
-                   got.data(), t.out_str.data());
+  hlx_test::Threads th{threads};
+  hlx_parallel_t par = th.Par();
+  if (threads > 1)
+    hlx_copy_strided_par(es, t.rank, t.out_dims.data(), in.data(),
+                         t.src_str.data(), got.data(), t.out_str.data(), &par);
+  else
+    hlx_copy_strided(es, t.rank, t.out_dims.data(), in.data(), t.src_str.data(),
+                     got.data(), t.out_str.data());
   ASSERT_EQ(want, got);
 }
 
@@ -181,6 +188,20 @@ TEST(SimdCopyStrided, PermutationsMatchReferenceAtEveryLevel) {
     }
     CheckPermutation({16, 16}, {1, 0}, 3);  // no 3-byte kernel: reference
     hlx_cpu_set_max_isa(HLX_ISA_COUNT);
+  }
+}
+
+// Tiled copies of 4 MiB or more split across threads: the same bytes as
+// the reference, for every element size, several slices, ragged pieces.
+TEST(SimdCopyStrided, ThreadSplitMatchesReference) {
+  for (int threads : {2, 3}) {
+    for (size_t es : {1, 2, 4, 8}) {
+      SCOPED_TRACE("elem_size " + std::to_string(es) + " threads " +
+                   std::to_string(threads));
+      int64_t m = es == 1 ? 1500 : es == 2 ? 1100 : es == 4 ? 777 : 555;
+      CheckPermutation({3, m, m + 37}, {0, 2, 1}, es, threads);
+      CheckPermutation({2 * m, 2 * m + 5}, {1, 0}, es, threads);
+    }
   }
 }
 
