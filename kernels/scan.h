@@ -4,17 +4,24 @@
  * alone). The reference runs it in O(N * window); this runs each line once.
  *
  * Results, against hlx_ref_reduce_window on the same window:
- *  - forward (padding (W-1, 0)): bit-for-bit for every dtype and op. The
- *    reference starts each output from init, folds init once per hole and
- *    then x[0..i] in order; with init (+) init == init (checked) that is
- *    out[i] = out[i-1] (+) x[i], out[-1] = init, which is what runs here.
+ *  - forward (padding (W-1, 0)): bit-for-bit for every dtype and op but
+ *    f32 add along the innermost axis. The reference starts each output
+ *    from init, folds init once per hole and then x[0..i] in order; with
+ *    init (+) init == init (checked) that is out[i] = out[i-1] (+) x[i],
+ *    out[-1] = init, which is what runs here.
+ *  - f32 add along the innermost axis (both directions): a running carry
+ *    plus the in-register prefix of each 4-element block (pairwise within
+ *    the block, the carry adding whole blocks' totals), 3x+ faster than the
+ *    sequential chain, whose add latency bounds it. Like any order, its
+ *    error is |out[i] - exact| <= gamma(i + 1) * sum_{j<=i} |x[j]|,
+ *    gamma(k) = k * eps / (1 - k * eps), so it differs from the reference
+ *    by at most twice that.
  *  - reverse (padding (0, W-1)): the reference folds x[i], x[i+1], ... left
  *    to right; this folds right to left, out[i] = x[i] (+) out[i+1],
  *    out[N] = init. Bit-for-bit for integers, pred and float max/min (up
  *    to NaN payloads); float add/mul round in the other order: for sums,
- *    |out[i] - exact| <= gamma(N - i) * sum_j |x[j]| with
- *    gamma(k) = k * eps / (1 - k * eps), the same bound as the reference's,
- *    so the two differ by at most twice that.
+ *    |out[i] - exact| <= gamma(N - i) * sum_j |x[j]|, the same bound as
+ *    the reference's, so the two differ by at most twice that.
  * Any init with init (+) init != init (bitwise) is left to the reference
  * (hlx_scan returns false). When the axis is innermost, 8 lines run at once
  * (independent dependency chains), each a cache line behind the previous

@@ -178,6 +178,76 @@ INT_SCANS(uint16_t, u16)
 INT_SCANS(uint32_t, u32)
 INT_SCANS(uint64_t, u64)
 
+/* f32 sums along the innermost axis: a running carry plus the in-register
+ * prefix of each 4-lane block (GNU vector extensions: SSE2 / NEON), two
+ * blocks per step so the carry's dependency chain is one add per 8
+ * elements. The order differs from the reference's (see kernels/scan.h). */
+#if defined(__GNUC__) && !defined(__clang__)
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+/* Lane i = v[0] + ... + v[i]; -0 pads the shifts so x + pad == x. */
+static inline v4f prefix4(v4f v) {
+  const v4f z = {-0.0f, -0.0f, -0.0f, -0.0f};
+  v = v + __builtin_shuffle(z, v, (v4i){0, 4, 5, 6});
+  return v + __builtin_shuffle(z, v, (v4i){0, 1, 4, 5});
+}
+static inline v4f last4(v4f v) { return __builtin_shuffle(v, (v4i){3, 3, 3, 3}); }
+static inline v4f rev4(v4f v) { return __builtin_shuffle(v, (v4i){3, 2, 1, 0}); }
+static inline v4f load4(const float* p) {
+  v4f v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static inline void store4(float* p, v4f v) { memcpy(p, &v, sizeof v); }
+
+static void line_add_f32(const float* x, float* y, int64_t n, float init,
+                         bool rev) {
+  v4f c = {init, init, init, init};
+  if (!rev) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      v4f p0 = prefix4(load4(x + i)), p1 = prefix4(load4(x + i + 4));
+      v4f t0 = last4(p0), t1 = last4(p1);
+      store4(y + i, c + p0);
+      store4(y + i + 4, (c + t0) + p1);
+      c = c + (t0 + t1);
+    }
+    float a = c[0];
+    for (; i < n; i++) y[i] = a = a + x[i];
+    return;
+  }
+  int64_t j = n; /* elements [j, n) done */
+  for (; j >= 8; j -= 8) {
+    v4f p1 = prefix4(rev4(load4(x + j - 4)));
+    v4f p0 = prefix4(rev4(load4(x + j - 8)));
+    v4f t1 = last4(p1), t0 = last4(p0);
+    store4(y + j - 4, rev4(c + p1));
+    store4(y + j - 8, rev4((c + t1) + p0));
+    c = c + (t1 + t0);
+  }
+  float a = c[0];
+  for (int64_t i = j - 1; i >= 0; i--) y[i] = a = x[i] + a;
+}
+
+static void scan_add_f32_blocked(const void* vin, void* vout,
+                                 const hlx_scan_t* s, const void* vinit,
+                                 int64_t u0, int64_t u1) {
+  if (s->inner != 1) {
+    scan_add_f32(vin, vout, s, vinit, u0, u1);
+    return;
+  }
+  float init;
+  memcpy(&init, vinit, sizeof init);
+  for (int64_t l = u0 * kLines; l < u1 * kLines && l < s->outer; l++)
+    line_add_f32((const float*)vin + l * s->n, (float*)vout + l * s->n, s->n,
+                 init, s->reverse);
+}
+#define SCAN_ADD_F32 scan_add_f32_blocked
+#else
+#define SCAN_ADD_F32 scan_add_f32
+#endif
+
 #define PICK_FLOAT(SFX)                        \
   switch (op) {                                \
     case HLX_REDUCE_ADD: return scan_add_##SFX; \
@@ -200,7 +270,9 @@ INT_SCANS(uint64_t, u64)
 
 static scan_fn scan_kernel(hlx_reduce_op_t op, hlx_dtype_t t) {
   switch (t) {
-    case HLX_DTYPE_F32: PICK_FLOAT(f32)
+    case HLX_DTYPE_F32:
+      if (op == HLX_REDUCE_ADD) return SCAN_ADD_F32;
+      PICK_FLOAT(f32)
     case HLX_DTYPE_F64: PICK_FLOAT(f64)
     case HLX_DTYPE_S8: PICK_INT(s8)
     case HLX_DTYPE_S16: PICK_INT(s16)
