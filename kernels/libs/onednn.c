@@ -44,6 +44,7 @@
 #include <sched.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -552,7 +553,8 @@ struct hlx_onednn_conv_t {
   dnnl_memory_desc_t src_prim, wei_prim, dst_prim;
   dnnl_memory_desc_t bias_md, post_md[HLX_ONEDNN_MAX_POST_OPS];
   int32_t sum_index; /* post-op read from dst (a sum), or -1 */
-  scratch_t scratch; /* of `conv`; the reorders need none */
+  scratch_t scratch; /* of `conv`; src/dst reorders need none */
+  scratch_t wei_scratch; /* of wei_reorder (Winograd weights need one) */
   bool cached;
   char impl[64];
 };
@@ -561,9 +563,10 @@ void hlx_onednn_conv_desc_zero(hlx_onednn_conv_desc_t* d) {
   memset(d, 0, sizeof(*d));
 }
 
+/* A reorder; one that needs a scratchpad only when `sc` takes its size. */
 static hlx_status_t make_reorder(const dnnl_memory_desc_t* from,
                                  const dnnl_memory_desc_t* to,
-                                 dnnl_primitive_t* out) {
+                                 dnnl_primitive_t* out, scratch_t* sc_out) {
   *out = NULL;
   if (dnnl_memory_desc_equal(from, to)) return NULL;
   dnnl_primitive_desc_t rpd;
@@ -575,7 +578,8 @@ static hlx_status_t make_reorder(const dnnl_memory_desc_t* from,
   if (s != dnnl_success) return dnnl_error(s, "reorder descriptor");
   scratch_t sc;
   scratch_query(rpd, &sc);
-  if (sc.bytes) {
+  if (sc_out) *sc_out = sc;
+  if (sc.bytes && !sc_out) {
     dnnl_primitive_desc_destroy(rpd);
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN: reorder needs a scratchpad");
@@ -699,7 +703,8 @@ retry:;
              "deconvolution descriptor");
   else
     DNNL_TRY(dnnl_dilated_convolution_forward_desc_init(
-                 &cd, dnnl_forward_inference, dnnl_convolution_direct, &sa,
+                 &cd, dnnl_forward_inference, d->winograd ? dnnl_convolution_winograd : dnnl_convolution_direct,
+                 &sa,
                  &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
                  pr),
              "convolution descriptor");
@@ -750,11 +755,12 @@ retry:;
    * here a one-thread executable ran them as an all-core OpenMP team. */
   scope_enter(&scope, d->threads);
   hlx_status_t rst = make_reorder(&cv->src_user, &cv->src_prim,
-                                  &cv->src_reorder);
+                                  &cv->src_reorder, NULL);
   if (!rst)
-    rst = make_reorder(&cv->wei_user, &cv->wei_prim, &cv->wei_reorder);
+    rst = make_reorder(&cv->wei_user, &cv->wei_prim, &cv->wei_reorder,
+                       &cv->wei_scratch);
   if (!rst)
-    rst = make_reorder(&cv->dst_prim, &cv->dst_user, &cv->dst_reorder);
+    rst = make_reorder(&cv->dst_prim, &cv->dst_user, &cv->dst_reorder, NULL);
   scope_leave(&scope, d->threads);
   HLX_RETURN_IF_ERROR(rst);
   if (cv->sum_index >= 0 && cv->dst_reorder)
@@ -796,6 +802,15 @@ hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
   if (!cv) return hlx_status_oom();
   cv->d = *d;
   hlx_status_t st = conv_build(cv);
+  if (st && d->winograd) { /* no Winograd kernel: the direct one */
+    hlx_status_free(st);
+    conv_free(cv);
+    cv = calloc(1, sizeof(*cv));
+    if (!cv) return hlx_status_oom();
+    cv->d = *d;
+    cv->d.winograd = 0;
+    st = conv_build(cv);
+  }
   if (st) {
     conv_free(cv);
     return st;
@@ -829,24 +844,30 @@ size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
   return dnnl_memory_desc_get_size(&cv->wei_prim);
 }
 
-/* Runs `prim` with (from, to) on a fresh stream with the budget. */
+/* Runs `prim` with (from, to) on a fresh stream with the budget, and a
+ * scratchpad when sc asks for one. */
 static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
                            dnnl_stream_t stream, const dnnl_memory_desc_t* fmd,
                            const void* from, const dnnl_memory_desc_t* tmd,
-                           void* to) {
+                           void* to, const scratch_t* sc) {
   mem_list_t ml = {.n = 0};
-  dnnl_memory_t fm, tm;
+  dnnl_memory_t fm, tm, xm;
   dnnl_status_t s;
+  void* scratch = sc && sc->bytes ? aligned_buffer(sc->bytes) : NULL;
+  if (sc && sc->bytes && !scratch) return dnnl_out_of_memory;
   if ((s = mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
-      (s = mem_add(&ml, tmd, to, &tm)) == dnnl_success) {
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+      (s = mem_add(&ml, tmd, to, &tm)) == dnnl_success &&
+      (!scratch || (s = mem_add(&ml, &sc->md, scratch, &xm)) == dnnl_success)) {
+    dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    if (scratch) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
     omp_scope_t scope;
-  scope_enter(&scope, cv->d.threads);
-    s = dnnl_primitive_execute(prim, stream, 2, args);
+    scope_enter(&scope, cv->d.threads);
+    s = dnnl_primitive_execute(prim, stream, scratch ? 3 : 2, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
     scope_leave(&scope, cv->d.threads);
   }
   mem_free(&ml);
+  free(scratch);
   return s;
 }
 
@@ -860,7 +881,7 @@ hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
   DNNL_TRY(dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags),
            "stream");
   dnnl_status_t s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-                          &cv->wei_prim, packed);
+                          &cv->wei_prim, packed, &cv->wei_scratch);
   dnnl_stream_destroy(stream);
   return s == dnnl_success ? NULL : dnnl_error(s, "weights reorder");
 }
@@ -893,7 +914,7 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
     sbuf = aligned_buffer(dnnl_memory_desc_get_size(&cv->src_prim));
     if (!sbuf) goto oom;
     s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
-              sbuf);
+              sbuf, NULL);
     if (s != dnnl_success) goto fail;
     sp = sbuf;
   }
@@ -901,7 +922,7 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
     wbuf = aligned_buffer(dnnl_memory_desc_get_size(&cv->wei_prim));
     if (!wbuf) goto oom;
     s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-              &cv->wei_prim, wbuf);
+              &cv->wei_prim, wbuf, &cv->wei_scratch);
     if (s != dnnl_success) goto fail;
     wp = wbuf;
   }
@@ -952,7 +973,7 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
   }
   if (cv->dst_reorder) {
     s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, dbuf, &cv->dst_user,
-              dst);
+              dst, NULL);
     if (s != dnnl_success) goto fail;
   }
   goto done;
@@ -1004,7 +1025,7 @@ static hlx_status_t act_build(hlx_onednn_act_reorder_t* r) {
   r->to = d->to_blocked ? blocked : plain;
   omp_scope_t scope;
   scope_enter(&scope, d->threads);
-  hlx_status_t st2 = make_reorder(&r->from, &r->to, &r->prim);
+  hlx_status_t st2 = make_reorder(&r->from, &r->to, &r->prim, NULL);
   scope_leave(&scope, d->threads);
   return st2;
 }

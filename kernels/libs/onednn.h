@@ -130,6 +130,10 @@ typedef struct hlx_onednn_conv_desc_t {
    * be a multiple of the block. A whole-tensor post-op operand is then
    * blocked like dst. */
   int32_t src_blocked, dst_blocked;
+  /* Ask for oneDNN's Winograd algorithm (fewer multiplications, different
+   * rounding); the direct one when there is no Winograd kernel. */
+  int32_t winograd;
+  int32_t unused;
 } hlx_onednn_conv_desc_t;
 
 typedef struct hlx_onednn_conv_t hlx_onednn_conv_t;

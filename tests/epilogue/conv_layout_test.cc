@@ -294,4 +294,29 @@ TEST(ConvLayout, SpatialOrderDiffers) {
   Check(p, {b}, false);
 }
 
+// HLX_CONV_WINOGRAD=1: 3x3 stride-1 convolutions between blocked
+// activations on oneDNN's Winograd kernels; F(2x2|4x4, 3x3) transforms
+// round differently, hence the looser tolerance against the reference.
+TEST(ConvLayout, Winograd) {
+  Prog p({1, 28, 28, 16}, "nhwc");
+  Val a = p.Relu(p.Conv(p.x(), 128, 1, 1));
+  Val b = p.Relu(p.Affine(p.Conv(a, 128, 3, 1)));
+  Val c = p.Relu(p.Add(p.Conv(b, 128, 3, 1), a));
+  Val d = p.Conv(c, 32, 1, 1);
+  std::string text = p.Text({d});
+  setenv("HLX_CONV_WINOGRAD", "1", 1);
+  Lowered on, ref;
+  const hlx_plan_t* pw = LowerMain(text, nullptr, &on);
+  unsetenv("HLX_CONV_WINOGRAD");
+  const hlx_plan_t* pr = LowerMain(text, "HLX_CONV_REFERENCE", &ref);
+  ASSERT_NE(pw, nullptr);
+  ASSERT_NE(pr, nullptr);
+  int wino = 0;
+  for (int32_t i = 0; i < pw->num_tasks; i++)
+    wino += std::strstr(pw->tasks[i].name, "(winograd)") != nullptr;
+  if (hlx_onednn_act_block() == 16) EXPECT_GE(wino, 1);
+  auto in = p.Inputs(3);
+  Compare(RunPlan(pw, in), RunPlan(pr, in), 1e-3, "winograd vs reference");
+}
+
 }  // namespace
