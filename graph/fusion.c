@@ -248,6 +248,120 @@ static int32_t epilogue_groups(const hlx_block_t* b, const unsigned char* skip,
   return ng;
 }
 
+/* ---- recomputing cheap producers ------------------------------------------
+ *
+ * A reduce group whose elementwise value is also read by one later group
+ * (softmax: s = x * scale feeds max(s) and exp(s - max)) writes that value
+ * only for the reader, which reads it back: one write and one read of a
+ * full tensor. When the value's chain is cheap (broadcasts, add, subtract,
+ * multiply, maximum, minimum, negate), the reader recomputes it from the
+ * chain's inputs instead and the reduce group writes only its reduction:
+ * the chain's members join the reader's member list too (group_of keeps
+ * their home group, whose root still emits them). Same kernels on the
+ * same inputs, so the values are bit-identical. HLX_NO_FUSION_RECOMPUTE=1
+ * turns it off. */
+
+static bool cheap_member(const hlx_op_t* op) {
+  int32_t id = 0;
+  switch (hlx_fusion_kind(op->code, &id)) {
+    case HLX_FUSION_BROADCAST:
+      return true;
+    case HLX_FUSION_UNARY:
+      return id == HLX_UNARY_NEGATE;
+    case HLX_FUSION_BINARY:
+      return id == HLX_BINARY_ADD || id == HLX_BINARY_SUBTRACT ||
+             id == HLX_BINARY_MULTIPLY || id == HLX_BINARY_MAXIMUM ||
+             id == HLX_BINARY_MINIMUM;
+    default:
+      return false;
+  }
+}
+
+/* The group (not a) whose non-broadcast members read v exactly
+ * uses - 1 times (a's reduce reading it once), or -1. */
+static int32_t sole_reader_group(const hlx_block_t* b, const hlx_fusion_t* f,
+                                 int32_t a, const hlx_value_t* v,
+                                 int32_t uses) {
+  int32_t reader = -1, seen = 0;
+  for (int32_t o = 0; o < b->num_ops; o++) {
+    const hlx_op_t* op = b->ops[o];
+    int32_t k = 0;
+    for (int32_t i = 0; i < op->num_operands; i++) k += op->operands[i] == v;
+    if (!k || o == f->reduce[a]) continue;
+    int32_t g = f->group_of[o];
+    if (g < 0 || g == a || f->head[g] >= 0 || is_broadcast(op) ||
+        (reader >= 0 && g != reader) || op->num_regions)
+      return -1;
+    reader = g;
+    seen += k;
+  }
+  return seen == uses - 1 ? reader : -1;
+}
+
+/* Adds the cheap chains (see above) to their readers' member lists. */
+static hlx_status_t recompute_cheap(const hlx_block_t* b, const int32_t* uses,
+                                    hlx_fusion_t* f) {
+  const char* off = getenv("HLX_NO_FUSION_RECOMPUTE");
+  if (off && *off && *off != '0') return NULL;
+  int32_t ng = f->num_groups;
+  int32_t* extra_of = malloc(((size_t)ng + 1) * sizeof(int32_t));
+  if (!extra_of) return hlx_status_oom();
+  for (int32_t g = 0; g < ng; g++) extra_of[g] = -1;
+  int32_t added = 0;
+  for (int32_t a = 0; a < ng; a++) {
+    if (f->head[a] >= 0 || f->reduce[a] < 0 || !f->keeps_value[a]) continue;
+    int32_t na = f->start[a + 1] - f->start[a] - 1; /* without the reduce */
+    const hlx_value_t* v = b->ops[f->member[f->start[a] + na - 1]]->results[0];
+    bool cheap = true;
+    for (int32_t m = 0; m < na && cheap; m++)
+      cheap = cheap_member(b->ops[f->member[f->start[a] + m]]);
+    int32_t r = cheap ? sole_reader_group(b, f, a, v, uses[v->id]) : -1;
+    /* One chain per reader keeps the rebuild simple. */
+    if (r < 0 || extra_of[r] >= 0 ||
+        f->start[r + 1] - f->start[r] + na > HLX_FUSION_MAX_MEMBERS)
+      continue;
+    const hlx_type_t* rt =
+        b->ops[f->member[f->start[r + 1] - 1 - (f->reduce[r] >= 0)]]
+            ->results[0]->type;
+    if (!same_dims(v->type, rt)) continue;
+    extra_of[r] = a;
+    f->keeps_value[a] = 0;
+    added += na;
+  }
+  if (!added) {
+    free(extra_of);
+    return NULL;
+  }
+  int32_t total = f->start[ng] + added;
+  int32_t* member = malloc(((size_t)total + 1) * sizeof(int32_t));
+  int32_t* start = malloc(((size_t)ng + 1) * sizeof(int32_t));
+  if (!member || !start) {
+    free(member);
+    free(start);
+    free(extra_of);
+    return hlx_status_oom();
+  }
+  memcpy(start, f->start, ((size_t)ng + 1) * sizeof(int32_t));
+  int32_t k = 0;
+  for (int32_t g = 0; g < ng; g++) {
+    int32_t s = k;
+    for (int32_t m = start[g]; m < start[g + 1]; m++)
+      member[k++] = f->member[m];
+    int32_t a = extra_of[g];
+    if (a >= 0)
+      for (int32_t m = start[a]; m < start[a + 1] - 1; m++)
+        member[k++] = f->member[m];
+    qsort(member + s, (size_t)(k - s), sizeof(int32_t), cmp_i32);
+    f->start[g] = s;
+  }
+  f->start[ng] = k;
+  free(f->member);
+  f->member = member;
+  free(start);
+  free(extra_of);
+  return NULL;
+}
+
 hlx_status_t hlx_fusion_analyze_ex(const hlx_block_t* b, int32_t num_values,
                                    const unsigned char* skip,
                                    hlx_fusion_reduce_ok_fn reduce_ok,
@@ -324,7 +438,12 @@ hlx_status_t hlx_fusion_analyze_ex(const hlx_block_t* b, int32_t num_values,
   }
   f->start[ng] = nm;
   f->num_groups = ng;
+  hlx_status_t st = recompute_cheap(b, scratch, f);
   free(scratch);
+  if (st) {
+    hlx_fusion_destroy(f);
+    return st;
+  }
   *out = f;
   return NULL;
 }

@@ -14,7 +14,11 @@
  * precede the root in program order, so emitting the group at the root's
  * position sees all its inputs defined. Groups have at least two members
  * and at least one elementwise op; a broadcast_in_dim is never a root.
- * A group may end in a reduce of its root's value (see reduce_ok below). */
+ * A group may end in a reduce of its root's value (see reduce_ok below).
+ * A cheap chain (broadcasts, add/subtract/multiply/max/min, negate) that
+ * ends in such a reduce and whose value only one later group reads is
+ * also recomputed by that group (member of both lists; group_of names the
+ * reduce's group), so the value is never written (graph/fusion.c). */
 #ifndef HLX_GRAPH_FUSION_H_
 #define HLX_GRAPH_FUSION_H_
 
@@ -32,7 +36,7 @@ typedef struct hlx_fusion_t {
    * -1), and whether the elementwise root's value is an output too. */
   int32_t* reduce;
   unsigned char* keeps_value;
-  int32_t* group_of;   /* per op index: its group, or -1 */
+  int32_t* group_of;   /* per op index: its (emitting) group, or -1 */
   int32_t num_groups;
   int32_t* root;       /* per group: op index of its last member */
   int32_t* start;      /* per group g: members are member[start[g] ..

@@ -16,116 +16,16 @@
 #include <string>
 #include <vector>
 
-extern "C" {
-#include "graph/lower.h"
-#include "graph/stablehlo/parser.h"
-#include "kernels/elementwise.h"
-}
 #include "tests/data_paths.h"
+#include "tests/graph_lowering/plan_run.h"
 
 namespace {
 
-struct Lowered {
-  hlx_module_t* module = nullptr;
-  hlx_lowered_module_t* lm = nullptr;
-  ~Lowered() {
-    hlx_lowered_module_destroy(lm);
-    hlx_module_destroy(module);
-  }
-  const hlx_plan_t* main() const {
-    return hlx_lowered_find(lm, hlx_module_entry(module)->name);
-  }
-};
+using namespace plan_run;
 
 // Lowers text with CSE on or off (HLX_NO_CSE) and fusion on or off.
 bool Lower(const std::string& text, bool cse, bool fuse, Lowered* l) {
-  hlx_status_t s =
-      hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
-  if (!s) {
-    if (!cse) setenv("HLX_NO_CSE", "1", 1);
-    hlx_lower_options_t opts = {};
-    opts.disable_fusion = !fuse;
-    opts.fill_elided = true;  // the ResNet file's weights
-    s = hlx_lower_module(l->module, &opts, &l->lm);
-    unsetenv("HLX_NO_CSE");
-  }
-  if (s) {
-    ADD_FAILURE() << hlx_status_message(s);
-    hlx_status_free(s);
-    return false;
-  }
-  return true;
-}
-
-// Tasks of p and of its sub-plans.
-int32_t Tasks(const hlx_plan_t* p) {
-  int32_t n = p->num_tasks;
-  for (int32_t i = 0; i < p->num_children; i++) n += Tasks(p->children[i]);
-  return n;
-}
-
-using Buffers = std::vector<std::vector<unsigned char>>;
-
-Buffers RunPlan(const hlx_plan_t* p, const Buffers& in) {
-  std::vector<const void*> params;
-  for (auto& b : in) params.push_back(b.data());
-  Buffers out(p->num_results);
-  std::vector<void*> res;
-  for (int32_t i = 0; i < p->num_results; i++) {
-    out[i].resize(p->slot_bytes[p->result_slots[i]] + 1);
-    res.push_back(out[i].data());
-  }
-  hlx_run_ctx_t ctx = {};
-  ctx.sequential = true;
-  hlx_status_t s = hlx_plan_execute(p, params.data(), res.data(), &ctx);
-  EXPECT_EQ(s, nullptr) << (s ? hlx_status_message(s) : "");
-  hlx_status_free(s);
-  return out;
-}
-
-// Random arguments of f (floats with NaN/Inf/0 mixed in; small ints).
-Buffers RandomArgs(const hlx_func_t* f, unsigned seed, double scale) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-3, 3);
-  std::uniform_int_distribution<int> small(0, 30), pick(0, 31);
-  Buffers in;
-  const hlx_block_t* b = f->body->blocks[0];
-  for (int32_t i = 0; i < b->num_args; i++) {
-    const hlx_type_t* t = b->args[i]->type;
-    size_t n = (size_t)hlx_type_num_elements(t);
-    std::vector<double> v(n);
-    for (auto& e : v) {
-      if (hlx_dtype_is_int(t->dtype) || t->dtype == HLX_DTYPE_PRED) {
-        e = t->dtype == HLX_DTYPE_PRED ? small(rng) & 1 : small(rng);
-        continue;
-      }
-      e = u(rng) * scale;
-      int k = pick(rng);
-      if (scale == 1 && k == 0) e = NAN;
-      if (scale == 1 && k == 1) e = INFINITY;
-      if (scale == 1 && k == 2) e = -INFINITY;
-    }
-    std::vector<unsigned char> buf(n * hlx_dtype_size(t->dtype) + 1);
-    EXPECT_TRUE(
-        hlx_ref_convert(HLX_DTYPE_F64, v.data(), t->dtype, buf.data(), n));
-    in.push_back(buf);
-  }
-  return in;
-}
-
-// Largest relative difference of a and b (NaN where both are NaN: equal).
-double MaxRel(hlx_dtype_t t, const std::vector<unsigned char>& a,
-              const std::vector<unsigned char>& b, size_t n) {
-  std::vector<double> x(n), y(n);
-  EXPECT_TRUE(hlx_ref_convert(t, a.data(), HLX_DTYPE_F64, x.data(), n));
-  EXPECT_TRUE(hlx_ref_convert(t, b.data(), HLX_DTYPE_F64, y.data(), n));
-  double m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))) continue;
-    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) return INFINITY;
-    m = std::max(m, std::fabs(x[i] - y[i]) / (std::fabs(y[i]) + 1e-30));
-  }
-  return m;
+  return LowerWith(text, cse ? nullptr : "HLX_NO_CSE", fuse, l);
 }
 
 // Lowers text with and without CSE (fusion as given): the CSE plan has
