@@ -6,13 +6,18 @@
 #include "kernels/scan.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum {
   kLines = 8,
   kCols = 2048,
   kChunk = 16,
-  kParallelElems = 1 << 16
+  kParallelElems = 1 << 16,
+  kStreamElems = 8 << 20 /* 32 MiB of f32: beyond the last-level cache */
 };
 
 typedef void (*scan_fn)(const void* in, void* out, const hlx_scan_t* s,
@@ -188,9 +193,22 @@ typedef int32_t v4i __attribute__((vector_size(16)));
 
 /* Lane i = v[0] + ... + v[i]; -0 pads the shifts so x + pad == x. */
 static inline v4f prefix4(v4f v) {
+#if defined(__SSE2__) /* byte shifts: GCC does not find them for floats */
+  const __m128 pad1 = _mm_set_ps(0.0f, 0.0f, 0.0f, -0.0f);
+  const __m128 pad2 = _mm_set_ps(0.0f, 0.0f, -0.0f, -0.0f);
+  __m128 x = (__m128)v;
+  x = _mm_add_ps(
+      x, _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(x), 4)),
+                   pad1));
+  x = _mm_add_ps(
+      x, _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(x), 8)),
+                   pad2));
+  return (v4f)x;
+#else
   const v4f z = {-0.0f, -0.0f, -0.0f, -0.0f};
   v = v + __builtin_shuffle(z, v, (v4i){0, 4, 5, 6});
   return v + __builtin_shuffle(z, v, (v4i){0, 1, 4, 5});
+#endif
 }
 static inline v4f last4(v4f v) { return __builtin_shuffle(v, (v4i){3, 3, 3, 3}); }
 static inline v4f rev4(v4f v) { return __builtin_shuffle(v, (v4i){3, 2, 1, 0}); }
@@ -200,17 +218,33 @@ static inline v4f load4(const float* p) {
   return v;
 }
 static inline void store4(float* p, v4f v) { memcpy(p, &v, sizeof v); }
+/* Non-temporal stores for outputs larger than the last-level cache (no
+ * read-for-ownership of lines written whole); 16-byte aligned p. */
+#if defined(__SSE2__)
+static inline void store4_nt(float* p, v4f v) { _mm_stream_ps(p, (__m128)v); }
+static inline void stream_fence(void) { _mm_sfence(); }
+#else
+static inline void store4_nt(float* p, v4f v) { store4(p, v); }
+static inline void stream_fence(void) {}
+#endif
 
 static void line_add_f32(const float* x, float* y, int64_t n, float init,
-                         bool rev) {
+                         bool rev, bool stream) {
   v4f c = {init, init, init, init};
   if (!rev) {
     int64_t i = 0;
+    stream = stream && ((uintptr_t)y & 15) == 0;
     for (; i + 8 <= n; i += 8) {
       v4f p0 = prefix4(load4(x + i)), p1 = prefix4(load4(x + i + 4));
       v4f t0 = last4(p0), t1 = last4(p1);
-      store4(y + i, c + p0);
-      store4(y + i + 4, (c + t0) + p1);
+      v4f o0 = c + p0, o1 = (c + t0) + p1;
+      if (stream) {
+        store4_nt(y + i, o0);
+        store4_nt(y + i + 4, o1);
+      } else {
+        store4(y + i, o0);
+        store4(y + i + 4, o1);
+      }
       c = c + (t0 + t1);
     }
     float a = c[0];
@@ -218,12 +252,19 @@ static void line_add_f32(const float* x, float* y, int64_t n, float init,
     return;
   }
   int64_t j = n; /* elements [j, n) done */
+  stream = stream && ((uintptr_t)(y + n) & 15) == 0;
   for (; j >= 8; j -= 8) {
     v4f p1 = prefix4(rev4(load4(x + j - 4)));
     v4f p0 = prefix4(rev4(load4(x + j - 8)));
     v4f t1 = last4(p1), t0 = last4(p0);
-    store4(y + j - 4, rev4(c + p1));
-    store4(y + j - 8, rev4((c + t1) + p0));
+    v4f o1 = rev4(c + p1), o0 = rev4((c + t1) + p0);
+    if (stream) {
+      store4_nt(y + j - 4, o1);
+      store4_nt(y + j - 8, o0);
+    } else {
+      store4(y + j - 4, o1);
+      store4(y + j - 8, o0);
+    }
     c = c + (t1 + t0);
   }
   float a = c[0];
@@ -239,9 +280,11 @@ static void scan_add_f32_blocked(const void* vin, void* vout,
   }
   float init;
   memcpy(&init, vinit, sizeof init);
+  bool stream = s->outer * s->n >= kStreamElems;
   for (int64_t l = u0 * kLines; l < u1 * kLines && l < s->outer; l++)
     line_add_f32((const float*)vin + l * s->n, (float*)vout + l * s->n, s->n,
-                 init, s->reverse);
+                 init, s->reverse, stream);
+  if (stream) stream_fence();
 }
 #define SCAN_ADD_F32 scan_add_f32_blocked
 #else

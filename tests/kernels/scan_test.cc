@@ -278,6 +278,35 @@ TEST(Scan, IdempotentNonIdentityInitsMatchOthersDecline) {
                         out.data(), nullptr));
 }
 
+// f32 sums over more than 32 MiB take the non-temporal store path: a
+// forward output depends only on x[0..i] (blocks start at the line's
+// start), a reverse one only on x[i..n), so a short prefix / suffix scanned
+// with regular stores must match bit-for-bit; aligned and misaligned out.
+TEST(Scan, LargeF32SumsStreamTheSameBits) {
+  const int64_t n = (8 << 20) + 5, m = 100003;
+  std::vector<float> x((size_t)n + 1), y((size_t)n + 1), z((size_t)m);
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (auto& v : x) v = u(rng);
+  float zero = 0.0f;
+  for (int off : {0, 1})
+    for (bool rev : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "offset " << off << " rev " << rev);
+      hlx_scan_t all = {1, n, 1, rev}, part = {1, m, 1, rev};
+      ASSERT_TRUE(hlx_scan(HLX_REDUCE_ADD, HLX_DTYPE_F32, &all, x.data(),
+                           &zero, y.data() + off, nullptr));
+      const float* xs = rev ? x.data() + (n - m) : x.data();
+      ASSERT_TRUE(hlx_scan(HLX_REDUCE_ADD, HLX_DTYPE_F32, &part, xs, &zero,
+                           z.data(), nullptr));
+      const float* ys = y.data() + off + (rev ? n - m : 0);
+      ASSERT_EQ(0, memcmp(ys, z.data(), (size_t)m * 4));
+      // And the running total is a sum: last output near the exact one.
+      double exact = 0;
+      for (int64_t i = 0; i < n; i++) exact += x[i];
+      EXPECT_NEAR(y[off + (rev ? 0 : n - 1)], exact, 1.0);
+    }
+}
+
 // Runs the chunks of every parallel_for one after another, last first,
 // in pieces of `grain`: disjoint ranges must cover the work exactly once.
 struct FakePool {
