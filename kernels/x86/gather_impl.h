@@ -114,13 +114,15 @@ void HLX_SFX(hlx_gather_rows)(const void* table, int64_t n_rows,
 }
 
 /* Element scatter-add (row_len 1) over the window [lo, lo + span): one
- * loop per index type; the unsigned compare is the bounds check. A window
- * narrower than the table (a thread's share) sends skipped updates to a
- * junk slot instead of a branch: half the indices are skipped at random
- * with two threads, and the mispredicts would throw away the loads in
- * flight; sixteen slots keep the junk adds off one dependency chain. The
- * whole table keeps the branch, which is then always taken (the select
- * costs 20% there). */
+ * loop per index type; the unsigned compare is the bounds check. The whole
+ * table keeps a branch, then always taken. A narrower window (a thread's
+ * share) skips about half the indices at random: a branch would mispredict
+ * and throw away the loads in flight, and a branchless add to a junk slot
+ * costs as much as the real update (stores commit in order, so junk stores
+ * queue behind the missing ones and halve the misses in flight). So each
+ * chunk of indices is first compacted (branch-free) to the positions in
+ * the window, then those are applied in order. */
+enum { kGsChunk = 2048 };
 #define HLX_GS_SCATTER1(IT)                                                 \
   do {                                                                      \
     const IT* ix = (const IT*)idx;                                          \
@@ -128,14 +130,17 @@ void HLX_SFX(hlx_gather_rows)(const void* table, int64_t n_rows,
       for (int64_t i = 0; i < n; i++)                                       \
         if ((uint64_t)(int64_t)ix[i] < span)                                \
           table[(int64_t)ix[i] * row_stride] += updates[i];                 \
-    } else {                                                                \
-      float junk[16] = {0};                                                 \
-      for (int64_t i = 0; i < n; i++) {                                     \
-        uint64_t r = (uint64_t)(int64_t)ix[i] - (uint64_t)row_lo;           \
-        float* d = r < span ? table + (int64_t)ix[i] * row_stride           \
-                            : junk + (i & 15);                              \
-        *d += updates[i];                                                   \
+      break;                                                                \
+    }                                                                       \
+    uint16_t pos[kGsChunk];                                                 \
+    for (int64_t c = 0; c < n; c += kGsChunk) {                             \
+      int64_t m = n - c < kGsChunk ? n - c : kGsChunk, k = 0;               \
+      for (int64_t j = 0; j < m; j++) {                                     \
+        pos[k] = (uint16_t)j;                                               \
+        k += (uint64_t)(int64_t)ix[c + j] - (uint64_t)row_lo < span;        \
       }                                                                     \
+      for (int64_t j = 0; j < k; j++)                                       \
+        table[(int64_t)ix[c + pos[j]] * row_stride] += updates[c + pos[j]]; \
     }                                                                       \
   } while (0)
 
