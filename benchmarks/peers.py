@@ -2,6 +2,7 @@
 """numpy and PyTorch on the ops of benchmarks/kernels/elementwise_bench.cc.
 
     /usr/bin/python3 benchmarks/peers.py [--reps 5] [--threads 1,2] [--ulp]
+                                         [--scan-sort]
 
 Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
 PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
@@ -10,6 +11,10 @@ ATEN_CPU_CAPABILITY=avx512; 1 and 2 threads):
   exp / log / tanh / logistic / sin / cos f32, 16M  (Gelem/s; GB/s = 2 * 4 bytes)
   sum f32 4096x4096 along axis 1 and axis 0   (GB/s read)
   transpose f32 4096x4096, materialised       (GB/s = read + write)
+With --scan-sort it instead times the peers of benchmarks/kernels/
+scan_sort_bench.cc (milliseconds): cumsum f32 of 4096x4096 along axis 0 and
+axis 1 and of 16M elements, and sort / argsort of 1M random f32 (numpy
+np.sort / np.argsort; PyTorch torch.sort, which returns the indices too).
 With --ulp it instead reports the peers' max error in f32 ULPs of
 exp / log / tanh / logistic / sin / cos over every 257th f32 bit pattern (normal
 results, against float64), the measure of tests/kernels/simd_elementwise_test.cc.
@@ -61,7 +66,7 @@ def median_time(fn, reps):
 
 def row(peer, op, t, elems, nbytes):
     return {"peer": peer, "op": op, "gbs": nbytes / t / 1e9,
-            "gelems": elems / t / 1e9}
+            "gelems": elems / t / 1e9, "elems": elems}
 
 
 def bench_numpy(reps):
@@ -171,13 +176,54 @@ def bench_torch(reps, threads):
     return rows
 
 
+def bench_scan_sort_numpy(reps):
+    import numpy as np
+    rng = np.random.default_rng(1)
+    m = rng.uniform(0.0, 1.0, (M, M)).astype(np.float32)
+    v = rng.uniform(0.0, 1.0, N).astype(np.float32)
+    s = rng.uniform(0.0, 1.0, 1 << 20).astype(np.float32)
+    ym, yv = np.empty_like(m), np.empty_like(v)
+    peer = "numpy %s" % np.__version__
+    ops = [("cumsum axis0", lambda: np.cumsum(m, axis=0, out=ym), M * M),
+           ("cumsum axis1", lambda: np.cumsum(m, axis=1, out=ym), M * M),
+           ("cumsum 1-D", lambda: np.cumsum(v, out=yv), N),
+           ("sort 1M", lambda: np.sort(s), 1 << 20),
+           ("argsort 1M", lambda: np.argsort(s), 1 << 20)]
+    return [row(peer, name, median_time(f, reps), n, 0) for name, f, n in ops]
+
+
+def bench_scan_sort_torch(reps, threads):
+    import torch
+    torch.manual_seed(1)
+    m = torch.rand(M, M)
+    v = torch.rand(N)
+    s = torch.rand(1 << 20)
+    ym, yv = torch.empty_like(m), torch.empty_like(v)
+    cap = os.environ.get("ATEN_CPU_CAPABILITY", "default")
+    rows = []
+    for nt in threads:
+        torch.set_num_threads(nt)
+        peer = "torch %s %s %dT" % (torch.__version__, cap, nt)
+        ops = [("cumsum axis0", lambda: torch.cumsum(m, 0, out=ym), M * M),
+               ("cumsum axis1", lambda: torch.cumsum(m, 1, out=ym), M * M),
+               ("cumsum 1-D", lambda: torch.cumsum(v, 0, out=yv), N),
+               ("sort 1M", lambda: torch.sort(s), 1 << 20)]
+        with torch.no_grad():
+            rows += [row(peer, name, median_time(f, reps), n, 0)
+                     for name, f, n in ops]
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--ulp", action="store_true",
                     help="report max ULP errors instead of timings")
-    ap.add_argument("--child", choices=["torch", "torch-ulp"],
+    ap.add_argument("--scan-sort", action="store_true",
+                    help="time cumsum and sort / argsort instead")
+    ap.add_argument("--child", choices=["torch", "torch-ulp",
+                                        "torch-scan-sort"],
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
@@ -187,6 +233,9 @@ def main():
     if args.child == "torch-ulp":
         print(json.dumps(max_ulp("torch")))
         return
+    if args.child == "torch-scan-sort":
+        print(json.dumps(bench_scan_sort_torch(args.reps, threads)))
+        return
     ensure_packages()
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     if os.path.realpath(sys.executable) != os.path.realpath(py):
@@ -194,6 +243,8 @@ def main():
         os.execv(py, [py] + sys.argv)
     if args.ulp:
         print("numpy", json.dumps(max_ulp("numpy")))
+    elif args.scan_sort:
+        rows = bench_scan_sort_numpy(args.reps)
     else:
         rows = bench_numpy(args.reps)
     for cap in (None, "avx512"):
@@ -201,7 +252,8 @@ def main():
         env.pop("ATEN_CPU_CAPABILITY", None)
         if cap:
             env["ATEN_CPU_CAPABILITY"] = cap
-        child = "torch-ulp" if args.ulp else "torch"
+        child = ("torch-ulp" if args.ulp else
+                 "torch-scan-sort" if args.scan_sort else "torch")
         out = subprocess.run([py, os.path.abspath(__file__), "--child", child,
                               "--reps", str(args.reps), "--threads", args.threads],
                              env=env, capture_output=True, text=True, check=True)
@@ -211,6 +263,13 @@ def main():
         else:
             rows += last
     if args.ulp:
+        return
+    if args.scan_sort:
+        print("%-32s %-14s %10s %10s" % ("peer", "op", "ms", "Gelem/s"))
+        for r in rows:
+            print("%-32s %-14s %10.2f %10.3f" % (
+                r["peer"], r["op"], r["elems"] / r["gelems"] / 1e6,
+                r["gelems"]))
         return
     print("%-32s %-10s %10s %10s" % ("peer", "op", "GB/s", "Gelem/s"))
     for r in rows:
