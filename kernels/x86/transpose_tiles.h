@@ -8,8 +8,8 @@
  * same columns, so output row c is one 32-byte store (column c of all 2n
  * rows). The network is the perfect-shuffle one: log2(n) rounds of
  *   new[2k] = unpacklo(old[k], old[k + n/2]), new[2k+1] = unpackhi(...)
- * at the element width, which leaves column c in new[c]. The exported tiles
- * (tile_x8_64, tile_x16_32) visit the networks so that each output row is
+ * at the element width, which leaves column c in new[c]. The tiles
+ * (tr_tile_x8_ymm, tr_tile_x16_ymm) visit the networks so that each output row is
  * completed (both 32-byte halves of a 64-byte line) by consecutive calls:
  * full lines for the write-combining buffers when streaming. */
 #ifndef HLX_KERNELS_X86_TRANSPOSE_TILES_H_
@@ -117,13 +117,13 @@ HLX_TR_INLINE void tr_tile_small(const uint8_t* x, int64_t xs, uint8_t* y,
   if (nt) tr_unstage(obuf, rows, y, ys, true);
 }
 
-HLX_TR_INLINE void tile_x8_64(const uint8_t* x, int64_t xs, uint8_t* y,
-                              int64_t ys, bool nt) {
+HLX_TR_INLINE void tr_tile_x8_ymm(const uint8_t* x, int64_t xs, uint8_t* y,
+                                  int64_t ys, bool nt) {
   tr_tile_small(x, xs, y, ys, nt, 8);
 }
 
-HLX_TR_INLINE void tile_x16_32(const uint16_t* x, int64_t xs, uint16_t* y,
-                               int64_t ys, bool nt) {
+HLX_TR_INLINE void tr_tile_x16_ymm(const uint16_t* x, int64_t xs,
+                                   uint16_t* y, int64_t ys, bool nt) {
   tr_tile_small((const uint8_t*)x, xs * 2, (uint8_t*)y, ys * 2, nt, 16);
 }
 

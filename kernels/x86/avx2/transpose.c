@@ -82,4 +82,6 @@ HLX_TR_INLINE void tile_x64_8(const uint64_t* x, int64_t xs, uint64_t* y,
   tile_wide((const uint8_t*)x, xs * 8, (uint8_t*)y, ys * 8, nt, 8);
 }
 
+#define tile_x8_64 tr_tile_x8_ymm
+#define tile_x16_32 tr_tile_x16_ymm
 #include "kernels/x86/transpose_instances.h"
