@@ -1,12 +1,13 @@
 /* f32 transcendentals evaluated in f32 with FMA for the x86 kernel
- * templates (exp, expm1, log, log1p, tanh, logistic, sin, cos). Included
+ * templates (exp, expm1, log, log1p, tanh, logistic, sin, cos, erf).
+ * Included
  * after a folder's vec.h. Contract: error <= 1 ULP against the exact
  * value for every f32 input, subnormal results included; NaN, +-Inf, +-0
  * and denormal inputs give the reference's value (NaN payloads may
  * differ). Max error over all 2^32 inputs (benchmarks/kernels/
  * vmath_sweep.cc, AVX2 and AVX-512): exp 0.988, expm1 0.829, log
- * 0.885, log1p 0.885, tanh 0.880, logistic 0.822, sin 0.741, cos 0.755
- * ULP. The unit test samples every 257th bit pattern and the boundaries
+ * 0.885, log1p 0.885, tanh 0.880, logistic 0.822, sin 0.741, cos 0.755,
+ * erf 0.925 ULP. The unit test samples every 257th bit pattern and the boundaries
  * (tests/kernels/simd_elementwise_test.cc).
  *
  * Shape of each: a Cody-Waite reduction and a minimax polynomial, with the
@@ -14,7 +15,8 @@
  * unevaluated hi + lo pair (Fast2Sum / FMA residuals), so the last
  * addition is the only full rounding. Rare inputs (zeros, denormals,
  * overflow and saturation) are fixed in branches taken only when a vector
- * holds one. */
+ * holds one; such a branch changes only those lanes, so a lane's result
+ * never depends on its neighbours (in-place and misaligned calls agree). */
 #ifndef HLX_KERNELS_X86_VMATH_F32_H_
 #define HLX_KERNELS_X86_VMATH_F32_H_
 
@@ -309,7 +311,8 @@ HLX_VINLINE vf f32_logistic(vf x) {
 
 /* ------------------------------------------------------ sin, cos -- */
 
-/* x = j pi/2 + rh + rl for |x| <= 2^20: the reduction in double (x and
+/* x = j pi/2 + rh + rl for |x| <= 2^20 (vectors with a lane past 8192):
+ * the reduction in double (x and
  * j exact, pi/2 as a 33-bit head, so j * head is exact, plus a 53-bit
  * tail: |error| < 2^-66, far below an ULP of the smallest |r| an f32 of
  * that size can leave), r split back into an f32 pair. Returns the
@@ -327,6 +330,26 @@ HLX_VINLINE hlx_vmath_i32 f32_reduce_pio2(vf x, vf* rh, vf* rl) {
   *rl = vf_from_pd(vd_sub(r[0], vf_lo_pd(*rh)), vd_sub(r[1], vf_hi_pd(*rh)));
   vf jf = vf_add(vf_from_pd(j[0], j[1]), vf_set1(0x1.8p23f));
   return (hlx_vmath_i32)jf;
+}
+
+/* The same for |x| < 8192 in f32 (a third of the double version's ops):
+ * r1 = x - j P1 is exact (one FMA: |r1| < 1 and x and j P1 have no bits
+ * below 2^-24 once j != 0), j P2 is exact (P2 has 11 bits, j < 2^13),
+ * r1 - j P2 is split by TwoSum (r1 may cancel it) and j P3 joins the low
+ * part; P1 + P2 + P3 is pi/2 to 8e-20, far below an ULP of the smallest
+ * |r| (4.2e-9, at x = 252.898) an f32 below 8192 leaves. */
+HLX_VINLINE hlx_vmath_i32 f32_reduce_pio2_near(vf x, vf* rh, vf* rl) {
+  const vf shifter = vf_set1(0x1.8p23f);
+  vf k = vf_fma(x, vf_set1(0x1.45f306p-1f), shifter);
+  vf j = vf_sub(k, shifter);
+  vf r1 = vf_fnma(j, vf_set1(0x1.921fb6p+0f), x);
+  vf c = vf_mul(j, vf_set1(-0x1.778p-25f));
+  vf h = vf_sub(r1, c);
+  vf z = vf_sub(h, r1);
+  vf l = vf_sub(vf_sub(r1, vf_sub(h, z)), vf_add(c, z));
+  *rh = h;
+  *rl = vf_fnma(j, vf_set1(0x1.68c234p-39f), l);
+  return (hlx_vmath_i32)k;
 }
 
 /* sin and cos of rh + rl (|r| <= pi/4 + tiny) on [0, pi^2/16]: degree-3
@@ -378,14 +401,22 @@ HLX_VINLINE vf f32_sincos_scalar(vf x, vf r, vfb big, int cosine) {
  * an ULP), which keeps +-0 and denormals exact; cos needs no such case. */
 HLX_VINLINE vf f32_sincos(vf x, int cosine) {
   vf rh, rl, sn, cs;
+  vf ax = f32_abs(x);
+  hlx_vmath_i32 j = f32_reduce_pio2_near(x, &rh, &rl);
+  vfb far = vf_cmp(ax, vf_set1(8192.0f), _CMP_NLT_UQ);
+  if (__builtin_expect(vfb_any(far), 0)) { /* only those lanes: same bits */
+    vf dh, dl;
+    vf jd = (vf)f32_reduce_pio2(x, &dh, &dl);
+    j = (hlx_vmath_i32)vf_select(far, jd, (vf)j);
+    rh = vf_select(far, dh, rh);
+    rl = vf_select(far, dl, rl);
+  }
   /* unsigned add: the quadrant bits of Inf/NaN/huge lanes are garbage */
-  hlx_vmath_i32 j = (hlx_vmath_i32)((hlx_vmath_u32)f32_reduce_pio2(x, &rh, &rl) +
-                                     (uint32_t)cosine);
+  j = (hlx_vmath_i32)((hlx_vmath_u32)j + (uint32_t)cosine);
   f32_sincos_core(rh, rl, &sn, &cs);
   vfb odd = vf_cmp(vf_from_i32(j & 1), vf_set1(0.0f), _CMP_NEQ_UQ);
   vf r = vf_select(odd, cs, sn);
   r = vf_xor(r, (vf)((hlx_vmath_u32)(j & 2) << 30));
-  vf ax = f32_abs(x);
   if (!cosine) r = vf_select(vf_cmp(ax, vf_set1(0x1p-12f), _CMP_LT_OQ), x, r);
   vfb big = vf_cmp(ax, vf_set1(0x1p20f), _CMP_NLE_UQ);
   if (vfb_any(big)) r = f32_sincos_scalar(x, r, big, cosine);
@@ -393,5 +424,53 @@ HLX_VINLINE vf f32_sincos(vf x, int cosine) {
 }
 HLX_VINLINE vf f32_sin(vf x) { return f32_sincos(x, 0); }
 HLX_VINLINE vf f32_cos(vf x) { return f32_sincos(x, 1); }
+
+/* ---------------------------------------------------------- erf -- */
+
+/* c[0] + x (c[1] + x (...)) over n coefficients. */
+HLX_VINLINE vf f32_horner(vf x, const float* c, int n) {
+  vf p = vf_set1(c[n - 1]);
+  for (int k = n - 2; k >= 0; k--) p = vf_fma(p, x, vf_set1(c[k]));
+  return p;
+}
+
+/* erf, a = |x|, three minimax fits (relative error, fitted here), all
+ * evaluated and selected (no lane-dependent branch):
+ *  - a < 0.75: x + x Q(x^2) (degree 7 in x^2, 2^-27.9), the last FMA the
+ *    one full rounding (|Q| <= 0.13); denormals and +-0 round once too.
+ *  - 0.75 <= a < 2: erf(11/8) as a hi + lo pair plus d P(d), d = a - 11/8
+ *    (degree 10, 2^-27.8), the small sum rounded before the last add.
+ *  - 2 <= a < 3.92: 1 - e^{-a^2} G(a) (G = erfc e^{a^2}, degree 7 in
+ *    a - 3, 2^-22): erfc <= 0.0047 here, so its own ~2^-20 relative error
+ *    (a^2 rounded, exp) stays far below an ULP of the result;
+ *  - from 3.92 on erf rounds to 1 (+-1 for +-Inf); NaN takes the first
+ *    fit's NaN.
+ * Max 0.925 ULP over all 2^32 inputs (AVX2 and AVX-512). */
+HLX_VINLINE vf f32_erf(vf x) {
+  static const float ca[] = {0.12837916612625122f, -0.3761262595653534f,
+                             0.1128358542919159f, -0.026853812858462334f,
+                             0.00518832728266716f, -0.0008010188466869295f,
+                             7.853836723370478e-05f};
+  static const float cb[] = {0.1703597456216812f, -0.23424465954303741f,
+                             0.157939150929451f, -0.030501365661621094f,
+                             -0.030627181753516197f, 0.022167591378092766f,
+                             -0.0012925673509016633f, -0.004284245427697897f,
+                             0.0012437343830242753f, 0.00036228325916454196f};
+  static const float cc[] = {0.179001122713089f, -0.05437218397855759f,
+                             0.01588554121553898f, -0.0044804769568145275f,
+                             0.0012168651446700096f, -0.00032060459489002824f,
+                             9.387525642523542e-05f, -2.4961645976873115e-05f};
+  vf a = f32_abs(x);
+  vf r = vf_fma(x, f32_horner(vf_mul(x, x), ca, 7), x);
+  vf d = vf_sub(a, vf_set1(1.375f));
+  vf rb = vf_add(vf_set1(0.9481700658798218f),
+                 vf_fma(d, f32_horner(d, cb, 10), vf_set1(6.902268534503264e-09f)));
+  vf g = f32_horner(vf_sub(a, vf_set1(3.0f)), cc, 8);
+  vf rc = vf_fnma(f32_exp(f32_neg(vf_mul(a, a))), g, vf_set1(1.0f));
+  vf rf = vf_select(vf_cmp(a, vf_set1(2.0f), _CMP_GE_OQ), rc, rb);
+  rf = vf_select(vf_cmp(a, vf_set1(3.92f), _CMP_GE_OQ), vf_set1(1.0f), rf);
+  rf = vf_or(rf, vf_and(x, vf_set1(-0.0f)));
+  return vf_select(vf_cmp(a, vf_set1(0.75f), _CMP_GE_OQ), rf, r);
+}
 
 #endif /* HLX_KERNELS_X86_VMATH_F32_H_ */

@@ -4,7 +4,7 @@
 // in-place buffers, NaN/Inf/-0/denormal inputs; plus a dense f32 sweep
 // (every 257th bit pattern, plus the neighbours of the kernels' boundary
 // inputs) measuring the ULP error of exp/expm1/log/log1p/tanh/logistic/
-// sin/cos against double-precision libm, and the dispatch/HLX_MAX_ISA
+// sin/cos/erf against double-precision libm, and the dispatch/HLX_MAX_ISA
 // plumbing. Variants the CPU cannot run are skipped visibly.
 #include <math.h>
 #include <stdint.h>
@@ -316,7 +316,8 @@ const float kBoundaries[] = {
     88.7228394f, 89.0f,        -87.3365448f, -87.0f,     -103.972076f,
     -104.0f,     -17.328680f,  -20.0f,      16.5f,      9.01f,
     9.5f,        0x1p-12f,     0x1p-25f,    -0.29289322f, 0.41421356f,
-    0.78539816f, 1.5707964f,   3.1415927f,  0x1p20f,    1e6f};
+    0.78539816f, 1.5707964f,   3.1415927f,  0x1p20f,    1e6f,
+    0.55f,       8192.0f,      0.75f,       2.0f,       3.92f};
 
 class SimdUlpSweep : public ::testing::TestWithParam<UnaryVariant> {};
 
