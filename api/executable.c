@@ -236,6 +236,7 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
                                 o.num_threads == 1 || !e->pool
                                     ? 1
                                     : hlx_pool_num_threads(e->pool),
+                            .conv_winograd = o.conv_winograd,
                             .reusable_entry = f->name,
                             .reusable_params = reusable,
                             .num_reusable_params = reusable ? num_leaves : 0};

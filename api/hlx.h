@@ -180,6 +180,12 @@ typedef struct hlx_compile_options_t {
    * index out of range fails with INVALID_ARGUMENT. */
   const int32_t* reusable_params;
   int32_t num_reusable_params;
+  /* 3x3 stride-1 f32 convolutions may use oneDNN's Winograd kernels
+   * (F(4x4,3x3): ~2.25x fewer multiplications; the rounding differs from
+   * a direct convolution, ~1e-6 of the output's magnitude on ResNet-50,
+   * and the transformed weights take more memory). false by default;
+   * HLX_CONV_WINOGRAD=1 turns it on for every executable. */
+  bool conv_winograd;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 

@@ -37,6 +37,8 @@ typedef struct hlx_lower_options_t {
   /* OpenMP team size of oneDNN calls (the executable's thread count, so a
    * one-thread executable uses one core); 0 = OpenMP's default. */
   int32_t library_threads;
+  /* hlx_compile_options_t.conv_winograd (or HLX_CONV_WINOGRAD=1). */
+  bool conv_winograd;
   /* Parameter leaves of function `reusable_entry` whose buffers keep their
    * contents from run to run (hlx_compile_options_t.reusable_params):
    * reusable_params[i] for leaf i (num_reusable_params entries), NULL =

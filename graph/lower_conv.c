@@ -457,11 +457,13 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (!dst_blocked) HLX_RETURN_IF_ERROR(hlx_lower_act_unblock(c, full));
   }
   d.dst_blocked = dst_blocked;
-  /* HLX_CONV_WINOGRAD=1: 3x3 stride-1 convolutions on oneDNN's Winograd
-   * kernel (F(4x4, 3x3): ~2.25x fewer multiplications, rounding differs;
-   * it needs blocked activations to pay off). */
+  /* conv_winograd option or HLX_CONV_WINOGRAD=1: 3x3 stride-1
+   * convolutions on oneDNN's Winograd kernel (F(4x4, 3x3): ~2.25x fewer
+   * multiplications, rounding differs; it needs blocked activations to pay
+   * off). */
   const char* wg = getenv("HLX_CONV_WINOGRAD");
-  d.winograd = wg && *wg && *wg != '0' && ns == 2 && !transposed &&
+  bool want_wg = c->lm->options.conv_winograd || (wg && *wg && *wg != '0');
+  d.winograd = want_wg && ns == 2 && !transposed &&
                d.groups == 1 && d.kernel_spatial[0] == 3 &&
                d.kernel_spatial[1] == 3 && d.stride[0] == 1 &&
                d.stride[1] == 1 && d.dilation[0] == 1 && d.dilation[1] == 1;

@@ -24,7 +24,7 @@ static void usage(FILE* f) {
           "  hlx run FILE [--input PATH.npy]... [--output-dir DIR]\n"
           "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
           "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
-          "          [--cpus LIST] [--reusable-params LIST]\n"
+          "          [--cpus LIST] [--reusable-params LIST] [--winograd]\n"
           "      Runs @main (inputs from .npy files in argument order, or\n"
           "      deterministic random inputs), prints each result and, with\n"
           "      --iterations, the median time per run. --profile writes a\n"
@@ -37,7 +37,9 @@ static void usage(FILE* f) {
           "      --stats also prints the pool's threads, pinning and NUMA\n"
           "      nodes. --reusable-params all|1-|0,2-5 marks parameters\n"
           "      whose contents stay the same across runs (weights): their\n"
-          "      packed forms are kept from run to run.\n"
+          "      packed forms are kept from run to run. --winograd lets 3x3\n"
+          "      stride-1 convolutions use Winograd (faster, rounds\n"
+          "      differently).\n"
           "  hlx print FILE\n"
           "      Parses FILE and prints it back (generic op form).\n");
 }

@@ -28,6 +28,7 @@ typedef struct run_options_t {
   const char* max_isa; /* --max-isa NAME: the executable's ISA cap */
   const char* cpus;    /* --cpus LIST: pin the pool's workers ("0,2-3") */
   const char* reusable; /* --reusable-params LIST: kept weights ("1-") */
+  bool winograd;        /* --winograd: conv_winograd compile option */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -74,6 +75,8 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
     } else if (strcmp(a, "--cpus") == 0 && next) {
       o->cpus = next; /* checked by hlx_client_create */
       i++;
+    } else if (strcmp(a, "--winograd") == 0) {
+      o->winograd = true;
     } else if (strcmp(a, "--stats") == 0) {
       o->stats = true;
     } else if (strcmp(a, "--fill-elided") == 0) {
@@ -275,6 +278,7 @@ static hlx_status_t run(const run_options_t* o) {
     co.num_threads = o->threads;
     co.client = client;
     co.max_isa = o->max_isa;
+    co.conv_winograd = o->winograd;
     co.reusable_params = reusable;
     co.num_reusable_params = num_reusable;
     s = hlx_executable_create(p, &co, &e);

@@ -18,6 +18,9 @@ Models (from ../shared/models, read in place, never copied):
           norm folds into them, as PyTorch's frozen graph does. Only the
           image is an input; its values are not comparable across runs of
           the other models.
+  MODEL+wino  (e.g. resnet_const+wino) the fused hlx run with --winograd:
+          3x3 stride-1 convolutions on oneDNN's Winograd kernels (fewer
+          multiplications, different rounding: see the error column).
 
 The PyTorch peers are those models rebuilt from torch.nn / torchvision with
 random weights (same shapes and op sequence: the attention is written out
@@ -35,7 +38,7 @@ outputs of the two are compared (max relative error).
 Every configuration runs in its own process; peak memory is that process's
 max RSS (/usr/bin/time). Usage:
   benchmarks/models/models_bench.py [--hlx bazel-bin/tools/hlx]
-      [--models chess,resnet[,resnet_reuse,resnet_const]] [--threads 1,2] [--iterations 10]
+      [--models chess,resnet[,resnet_reuse,resnet_const[+wino]]] [--threads 1,2] [--iterations 10]
       [--shared ../shared]
 """
 import argparse
@@ -290,7 +293,12 @@ def main():
           " | torch jit ms | hlx / torch best | hlx MiB | torch MiB"
           " | fused vs unfused max rel err |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for model in a.models.split(","):
+    for spec in a.models.split(","):
+        # MODEL+wino: the fused hlx run lets 3x3 convolutions use Winograd
+        # (hlx run --winograd); the unfused run stays direct, so the error
+        # column shows what Winograd's rounding costs.
+        model, _, variant = spec.partition("+")
+        wino = ["--winograd"] if variant == "wino" else []
         path = os.path.join(a.shared, "models", MODEL_FILES[model])
         # resnet_reuse: resnet's inputs and peer, weights marked reusable.
         kind = "resnet" if model == "resnet_reuse" else model
@@ -304,7 +312,7 @@ def main():
                 os.makedirs(plain_dir)
                 fill = model == "resnet_const"
                 h_ms, h_rss = hlx_run(a.hlx, path, inputs, t, a.iterations,
-                                      True, fused_dir, fill, extra)
+                                      True, fused_dir, fill, extra + wino)
                 u_ms, _ = hlx_run(a.hlx, path, inputs, t, a.iterations, False,
                                   plain_dir, fill, extra)
                 e_ms, e_rss = torch_run(kind, t, a.iterations, "eager")
@@ -312,7 +320,7 @@ def main():
                 best, best_rss = (e_ms, e_rss) if e_ms <= j_ms else (j_ms, j_rss)
                 err = max_rel_error(fused_dir, plain_dir)
                 print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f | %.0f"
-                      " | %.2e |" % (model, t, h_ms, u_ms, e_ms, j_ms,
+                      " | %.2e |" % (spec, t, h_ms, u_ms, e_ms, j_ms,
                                      h_ms / best, h_rss, best_rss, err))
                 sys.stdout.flush()
 

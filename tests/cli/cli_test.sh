@@ -134,6 +134,14 @@ got=$(grep '^result 0' <<<"$out")
 out=$("$HLX" run "$EXAMPLE" --reusable-params 3-1 2>&1)
 expect "--reusable-params bad list" "$out" 'expected "all" or indices/ranges of @main'
 
+# --winograd (the conv_winograd compile option) is accepted; the example
+# has no convolutions, so its result stays the same.
+out=$("$HLX" run "$EXAMPLE" --winograd 2>&1)
+got=$(grep '^result 0' <<<"$out")
+[ "$got" = "$plain" ] || {
+  echo "FAILED: --winograd changed a program without convolutions: '$got'"
+  fails=$((fails + 1)); }
+
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
 [ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }

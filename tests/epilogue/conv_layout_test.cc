@@ -294,9 +294,18 @@ TEST(ConvLayout, SpatialOrderDiffers) {
   Check(p, {b}, false);
 }
 
+int WinogradTasks(const hlx_plan_t* p) {
+  int wino = 0;
+  for (int32_t i = 0; i < p->num_tasks; i++)
+    wino += std::strstr(p->tasks[i].name, "(winograd)") != nullptr;
+  return wino;
+}
+
+// The conv_winograd option (hlx_compile_options_t.conv_winograd) or
 // HLX_CONV_WINOGRAD=1: 3x3 stride-1 convolutions between blocked
 // activations on oneDNN's Winograd kernels; F(2x2|4x4, 3x3) transforms
 // round differently, hence the looser tolerance against the reference.
+// Without either, no convolution uses Winograd.
 TEST(ConvLayout, Winograd) {
   Prog p({1, 28, 28, 16}, "nhwc");
   Val a = p.Relu(p.Conv(p.x(), 128, 1, 1));
@@ -304,19 +313,24 @@ TEST(ConvLayout, Winograd) {
   Val c = p.Relu(p.Add(p.Conv(b, 128, 3, 1), a));
   Val d = p.Conv(c, 32, 1, 1);
   std::string text = p.Text({d});
-  setenv("HLX_CONV_WINOGRAD", "1", 1);
-  Lowered on, ref;
-  const hlx_plan_t* pw = LowerMain(text, nullptr, &on);
-  unsetenv("HLX_CONV_WINOGRAD");
+  Lowered by_env, by_option, plain, ref;
+  const hlx_plan_t* pe = LowerMain(text, "HLX_CONV_WINOGRAD", &by_env);
+  const hlx_plan_t* po = LowerMain(text, nullptr, &by_option, true);
+  const hlx_plan_t* pp = LowerMain(text, nullptr, &plain);
   const hlx_plan_t* pr = LowerMain(text, "HLX_CONV_REFERENCE", &ref);
-  ASSERT_NE(pw, nullptr);
+  ASSERT_NE(pe, nullptr);
+  ASSERT_NE(po, nullptr);
+  ASSERT_NE(pp, nullptr);
   ASSERT_NE(pr, nullptr);
-  int wino = 0;
-  for (int32_t i = 0; i < pw->num_tasks; i++)
-    wino += std::strstr(pw->tasks[i].name, "(winograd)") != nullptr;
-  if (hlx_onednn_act_block() == 16) EXPECT_GE(wino, 1);
+  if (hlx_onednn_act_block() == 16) {
+    EXPECT_GE(WinogradTasks(pe), 1);
+    EXPECT_GE(WinogradTasks(po), 1);
+  }
+  EXPECT_EQ(WinogradTasks(pp), 0);
   auto in = p.Inputs(3);
-  Compare(RunPlan(pw, in), RunPlan(pr, in), 1e-3, "winograd vs reference");
+  auto want = RunPlan(pr, in);
+  Compare(RunPlan(pe, in), want, 1e-3, "winograd (env) vs reference");
+  Compare(RunPlan(po, in), want, 1e-3, "winograd (option) vs reference");
 }
 
 }  // namespace

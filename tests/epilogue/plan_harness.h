@@ -25,15 +25,17 @@ struct Lowered {
 };
 
 // @main of `text` lowered for one thread, with `env` (if not null) set to
-// "1" during lowering; null (and a test failure) when that fails.
+// "1" during lowering and the conv_winograd lowering option as given; null
+// (and a test failure) when that fails.
 inline const hlx_plan_t* LowerMain(const std::string& text, const char* env,
-                                   Lowered* l) {
+                                   Lowered* l, bool conv_winograd = false) {
   if (env) setenv(env, "1", 1);
   hlx_status_t s =
       hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
   if (!s) {
     hlx_lower_options_t opts = {};
     opts.library_threads = 1;
+    opts.conv_winograd = conv_winograd;
     s = hlx_lower_module(l->module, &opts, &l->lm);
   }
   if (env) unsetenv(env);
