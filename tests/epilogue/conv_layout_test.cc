@@ -193,8 +193,9 @@ void Check(const Prog& p, const std::vector<Val>& results,
   ASSERT_NE(pb, nullptr);
   ASSERT_NE(pp, nullptr);
   ASSERT_NE(pr, nullptr);
-  if (hlx_onednn_act_block() > 0)
+  if (hlx_onednn_act_block() > 0) {
     EXPECT_EQ(BlockedTasks(pb) > 0, expect_blocked);
+  }
   EXPECT_EQ(BlockedTasks(pp), 0);
   for (uint32_t seed = 1; seed <= 2; seed++) {
     auto in = p.Inputs(seed);

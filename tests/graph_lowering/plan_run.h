@@ -1,6 +1,7 @@
-// Shared by cse_test and fusion_recompute_test: lower a program with an
-// environment switch set while lowering, count tasks, run plans on random
-// inputs (NaN/Inf mixed in) and compare results.
+// Shared by cse_test, fusion_recompute_test and tests/epilogue's
+// plan_harness.h: lower a program with given options and an environment
+// switch set while lowering, count tasks, run plans on random inputs
+// (NaN/Inf mixed in) and compare results.
 #ifndef HLX_TESTS_GRAPH_LOWERING_PLAN_RUN_H_
 #define HLX_TESTS_GRAPH_LOWERING_PLAN_RUN_H_
 
@@ -33,25 +34,32 @@ struct Lowered {
   }
 };
 
-// Lowers text (fusion on or off) with `env` (if not null) set to "1".
-inline bool LowerWith(const std::string& text, const char* env, bool fuse,
-                      Lowered* l) {
+// Lowers text with `opts` and `env` (if not null) set to "1" meanwhile;
+// false (and a test failure naming the program) when that fails.
+inline bool LowerOptions(const std::string& text, const char* env,
+                         const hlx_lower_options_t& opts, Lowered* l) {
   hlx_status_t s =
       hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
   if (!s) {
     if (env) setenv(env, "1", 1);
-    hlx_lower_options_t opts = {};
-    opts.disable_fusion = !fuse;
-    opts.fill_elided = true;  // the ResNet file's weights
     s = hlx_lower_module(l->module, &opts, &l->lm);
     if (env) unsetenv(env);
   }
   if (s) {
-    ADD_FAILURE() << hlx_status_message(s);
+    ADD_FAILURE() << hlx_status_message(s) << "\n" << text;
     hlx_status_free(s);
     return false;
   }
   return true;
+}
+
+// Lowers text (fusion on or off) with `env` (if not null) set to "1".
+inline bool LowerWith(const std::string& text, const char* env, bool fuse,
+                      Lowered* l) {
+  hlx_lower_options_t opts = {};
+  opts.disable_fusion = !fuse;
+  opts.fill_elided = true;  // the ResNet file's weights
+  return LowerOptions(text, env, opts, l);
 }
 
 // Tasks of p and of its sub-plans.
