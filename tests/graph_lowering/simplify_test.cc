@@ -16,27 +16,17 @@ extern "C" {
 #include "graph/stablehlo/parser.h"
 }
 
+#include "tests/graph_lowering/plan_run.h"
+
 namespace {
 
-struct Lowered {
-  hlx_module_t* module = nullptr;
-  hlx_lowered_module_t* lm = nullptr;
-  ~Lowered() {
-    hlx_lowered_module_destroy(lm);
-    hlx_module_destroy(module);
-  }
-};
+using plan_run::Lowered;
 
-// Lowers `text`; returns the task count of @main (-1 on error).
+// Lowers `text` with the default options; returns the task count of @main
+// (-1 on error).
 int32_t MainTasks(const std::string& text, Lowered* l) {
-  hlx_status_t s =
-      hlx_parse_module(text.data(), text.size(), "t", 1, &l->module);
-  if (!s) s = hlx_lower_module(l->module, nullptr, &l->lm);
-  if (s) {
-    ADD_FAILURE() << hlx_status_message(s);
-    hlx_status_free(s);
+  if (!plan_run::LowerOptions(text, nullptr, hlx_lower_options_t{}, l))
     return -1;
-  }
   return hlx_lowered_find(l->lm, "main")->num_tasks;
 }
 
