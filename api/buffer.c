@@ -68,12 +68,12 @@ static hlx_status_t new_handle(const char* who, const hlx_tensor_desc_t* desc,
   return NULL;
 }
 
-/* hlx_internal_buffer_alloc; without data the memory is zeroed when
- * `zero`, else left as allocated. */
-static hlx_status_t buffer_alloc(const hlx_tensor_desc_t* desc,
-                                 const int32_t* m2m, const int64_t* padded,
-                                 const hlx_allocator_t* a, const void* data,
-                                 bool zero, hlx_buffer_t** out_buffer) {
+hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
+                                       const int32_t* m2m,
+                                       const int64_t* padded,
+                                       const hlx_allocator_t* a,
+                                       const void* data,
+                                       hlx_buffer_t** out_buffer) {
   const char* who = "hlx_buffer_create";
   hlx_buffer_t* b;
   HLX_RETURN_IF_ERROR(new_handle(who, desc, m2m, padded, &b));
@@ -108,26 +108,9 @@ static hlx_status_t buffer_alloc(const hlx_tensor_desc_t* desc,
   /* Copy the caller's bytes, zero the rest (all of it without data). */
   size_t copied = data ? b->bytes : 0;
   if (copied) memcpy(b->data, data, copied);
-  if (data || zero) memset((char*)b->data + copied, 0, alloc - copied);
+  memset((char*)b->data + copied, 0, alloc - copied);
   *out_buffer = b;
   return NULL;
-}
-
-hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
-                                       const int32_t* m2m,
-                                       const int64_t* padded,
-                                       const hlx_allocator_t* a,
-                                       const void* data,
-                                       hlx_buffer_t** out_buffer) {
-  return buffer_alloc(desc, m2m, padded, a, data, true, out_buffer);
-}
-
-hlx_status_t hlx_internal_buffer_alloc_unset(const hlx_tensor_desc_t* desc,
-                                             const int32_t* m2m,
-                                             const int64_t* padded,
-                                             const hlx_allocator_t* a,
-                                             hlx_buffer_t** out_buffer) {
-  return buffer_alloc(desc, m2m, padded, a, NULL, false, out_buffer);
 }
 
 hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,

@@ -35,14 +35,6 @@ hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const hlx_allocator_t* a,
                                        const void* data,
                                        hlx_buffer_t** out_buffer);
-/* The same with the memory left unset (not zeroed): for run results,
- * which every successful run writes in full, padding included (zeroing a
- * large result cost as much as a memory-bound op). */
-hlx_status_t hlx_internal_buffer_alloc_unset(const hlx_tensor_desc_t* desc,
-                                             const int32_t* m2m,
-                                             const int64_t* padded,
-                                             const hlx_allocator_t* a,
-                                             hlx_buffer_t** out_buffer);
 size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
 
 /* Copies a caller's versioned struct (struct_size first) over dst, which
@@ -107,8 +99,7 @@ struct hlx_executable_t {
 /* Copies compile options' result layouts and allocator into e. */
 hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,
                                            const hlx_compile_options_t* o);
-/* A new result buffer for result leaf i, in its layout, from e's allocator,
- * its memory unset (the run writes all of it). */
+/* A new result buffer for result leaf i, in its layout, from e's allocator. */
 hlx_status_t hlx_internal_result_alloc(const hlx_executable_t* e, int32_t i,
                                        hlx_buffer_t** out_buffer);
 /* One run's conversions: in[i] is the row-major data of params[i] (the

@@ -190,10 +190,10 @@ hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,
 
 hlx_status_t hlx_internal_result_alloc(const hlx_executable_t* e, int32_t i,
                                        hlx_buffer_t** out_buffer) {
-  return hlx_internal_buffer_alloc_unset(
+  return hlx_internal_buffer_alloc(
       &e->results[i], e->result_layouts ? e->result_layouts[i] : NULL,
       e->result_padded ? e->result_padded[i] : NULL,
-      e->has_allocator ? &e->allocator : NULL, out_buffer);
+      e->has_allocator ? &e->allocator : NULL, NULL, out_buffer);
 }
 
 static void* alloc64(size_t bytes) {
