@@ -12,7 +12,7 @@
  * `*_create` keeps working with objects the caller frees with `*_release`.
  * `*_run` may be called from many threads at once on one object.
  *
- * Threads: see the header comment of kernels/libs/onednn.c. `threads` in a
+ * Threads: see the header comment of kernels/libs/onednn_common.c. `threads` in a
  * descriptor is the worker budget the call gets (0: oneDNN's default, every
  * core); it is part of the cache key because oneDNN fixes a primitive's
  * partitioning when it is created. */

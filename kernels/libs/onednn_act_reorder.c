@@ -1,0 +1,97 @@
+/* oneDNN activation reorders (onednn.h): strided <-> blocked. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/libs/onednn_internal.h"
+
+struct hlx_onednn_act_reorder_t {
+  hlx_onednn_act_desc_t d;
+  dnnl_primitive_t prim;
+  dnnl_memory_desc_t from, to;
+  bool cached;
+};
+
+static void act_free(void* p) {
+  hlx_onednn_act_reorder_t* r = p;
+  if (r->prim) dnnl_primitive_destroy(r->prim);
+  free(r);
+}
+
+static hlx_status_t act_build(hlx_onednn_act_reorder_t* r) {
+  const hlx_onednn_act_desc_t* d = &r->d;
+  int nd = 2 + d->num_spatial;
+  dnnl_dims_t dims, st;
+  dims[0] = d->batch, dims[1] = d->features;
+  for (int i = 0; i < d->num_spatial; i++) dims[2 + i] = d->spatial[i];
+  for (int i = 0; i < nd; i++) st[i] = d->strides[i];
+  if (!hlx_dnnl_engine())
+    return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
+  dnnl_memory_desc_t plain, blocked;
+  HLX_DNNL_TRY(dnnl_memory_desc_init_by_strides(&plain, nd, dims, dnnl_f32, st),
+               "activation descriptor");
+  HLX_RETURN_IF_ERROR(hlx_dnnl_blocked_md(&blocked, nd, dims));
+  r->from = d->to_blocked ? plain : blocked;
+  r->to = d->to_blocked ? blocked : plain;
+  hlx_dnnl_scope_t scope;
+  hlx_dnnl_scope_enter(&scope, d->threads);
+  hlx_status_t st2 = hlx_dnnl_make_reorder(&r->from, &r->to, &r->prim, NULL);
+  hlx_dnnl_scope_leave(&scope, d->threads);
+  return st2;
+}
+
+hlx_status_t hlx_onednn_act_reorder_create(const hlx_onednn_act_desc_t* d,
+                                           hlx_onednn_act_reorder_t** out) {
+  *out = NULL;
+  if (d->num_spatial < 1 || d->num_spatial > HLX_ONEDNN_CONV_MAX_SPATIAL)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN reorder: %d spatial dims", d->num_spatial);
+  hlx_onednn_act_reorder_t* r =
+      hlx_dnnl_cache_find(HLX_DNNL_KIND_ACT, d, sizeof(*d));
+  if (r) {
+    *out = r;
+    return NULL;
+  }
+  r = calloc(1, sizeof(*r));
+  if (!r) return hlx_status_oom();
+  r->d = *d;
+  hlx_status_t st = act_build(r);
+  if (st) {
+    act_free(r);
+    return st;
+  }
+  r = hlx_dnnl_cache_publish(HLX_DNNL_KIND_ACT, d, sizeof(*d), r, &r->cached,
+                             act_free);
+  *out = r;
+  return NULL;
+}
+
+hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
+                                        const float* src, float* dst) {
+  if (!r->prim) { /* equal layouts (C == block, no spatial padding...) */
+    memcpy(dst, src, dnnl_memory_desc_get_size(&r->to));
+    return NULL;
+  }
+  dnnl_stream_t stream;
+  HLX_DNNL_TRY(
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
+      "stream");
+  hlx_dnnl_mem_list_t ml = {.n = 0};
+  dnnl_memory_t fm, tm;
+  dnnl_status_t s;
+  if ((s = hlx_dnnl_mem_add(&ml, &r->from, src, &fm)) == dnnl_success &&
+      (s = hlx_dnnl_mem_add(&ml, &r->to, dst, &tm)) == dnnl_success) {
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, r->d.threads);
+    s = dnnl_primitive_execute(r->prim, stream, 2, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    hlx_dnnl_scope_leave(&scope, r->d.threads);
+  }
+  hlx_dnnl_mem_free(&ml);
+  dnnl_stream_destroy(stream);
+  return s == dnnl_success ? NULL : hlx_dnnl_error(s, "activation reorder");
+}
+
+void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r) {
+  if (r && !r->cached) act_free(r);
+}

@@ -1,0 +1,425 @@
+/* oneDNN f32 forward convolution (onednn.h): user layouts reordered to
+ * the primitive's, packed weights, Winograd on request, post-ops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/libs/onednn_internal.h"
+
+struct hlx_onednn_conv_t {
+  hlx_onednn_conv_desc_t d;
+  dnnl_primitive_t conv;
+  /* user layout -> primitive layout (NULL when they are equal) */
+  dnnl_primitive_t src_reorder, wei_reorder, dst_reorder;
+  dnnl_memory_desc_t src_user, wei_user, dst_user;
+  dnnl_memory_desc_t src_prim, wei_prim, dst_prim;
+  dnnl_memory_desc_t bias_md, post_md[HLX_ONEDNN_MAX_POST_OPS];
+  int32_t sum_index;          /* post-op read from dst (a sum), or -1 */
+  hlx_dnnl_scratch_t scratch; /* of `conv`; src/dst reorders need none */
+  hlx_dnnl_scratch_t
+      wei_scratch; /* of wei_reorder (Winograd weights need one) */
+  bool cached;
+  char impl[64];
+};
+
+static void pick_wino_4x3(dnnl_primitive_desc_t* pd, const_dnnl_op_desc_t od,
+                          const_dnnl_primitive_attr_t attr, dnnl_engine_t eng) {
+  const char* impl = NULL;
+  if (dnnl_primitive_desc_query(*pd, dnnl_query_impl_info_str, 0, &impl) !=
+          dnnl_success ||
+      !impl || strstr(impl, "wino_4x3"))
+    return;
+  dnnl_primitive_desc_iterator_t it;
+  if (dnnl_primitive_desc_iterator_create(&it, od, attr, eng, NULL) !=
+      dnnl_success)
+    return;
+  do {
+    dnnl_primitive_desc_t c = dnnl_primitive_desc_iterator_fetch(it);
+    if (!c) break;
+    if (dnnl_primitive_desc_query(c, dnnl_query_impl_info_str, 0, &impl) ==
+            dnnl_success &&
+        impl && strstr(impl, "wino_4x3")) {
+      dnnl_primitive_desc_destroy(*pd);
+      *pd = c;
+      break;
+    }
+    dnnl_primitive_desc_destroy(c);
+  } while (dnnl_primitive_desc_iterator_next(it) == dnnl_success);
+  dnnl_primitive_desc_iterator_destroy(it);
+}
+
+static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  int32_t ns = d->num_spatial;
+  dnnl_engine_t eng = hlx_dnnl_engine();
+  if (!eng)
+    return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
+  dnnl_dims_t sd, wd, dd, ss, ws, ds, strides, dil, pl, pr;
+  int wnd = 0;
+  sd[0] = d->batch, sd[1] = d->in_features;
+  ss[0] = d->src_strides[0], ss[1] = d->src_strides[1];
+  dd[0] = d->batch, dd[1] = d->out_features;
+  ds[0] = d->dst_strides[0], ds[1] = d->dst_strides[1];
+  int64_t ci = d->in_features / d->groups, og = d->out_features / d->groups;
+  if (d->groups > 1) {
+    wd[0] = d->groups, wd[1] = og, wd[2] = ci;
+    ws[0] = og * d->wei_strides[0], ws[1] = d->wei_strides[0],
+    ws[2] = d->wei_strides[1];
+    wnd = 3;
+  } else {
+    wd[0] = d->out_features, wd[1] = ci;
+    ws[0] = d->wei_strides[0], ws[1] = d->wei_strides[1];
+    wnd = 2;
+  }
+  for (int32_t i = 0; i < ns; i++) {
+    sd[2 + i] = d->in_spatial[i], ss[2 + i] = d->src_strides[2 + i];
+    dd[2 + i] = d->out_spatial[i], ds[2 + i] = d->dst_strides[2 + i];
+    wd[wnd + i] = d->kernel_spatial[i], ws[wnd + i] = d->wei_strides[2 + i];
+    strides[i] = d->stride[i];
+    dil[i] = d->dilation[i] - 1;
+    pl[i] = d->pad_lo[i];
+    int64_t range = (d->kernel_spatial[i] - 1) * d->dilation[i] + 1;
+    /* what the far side pads (oneDNN wants it given) */
+    int64_t small = d->transposed ? d->in_spatial[i] : d->out_spatial[i];
+    int64_t big = d->transposed ? d->out_spatial[i] : d->in_spatial[i];
+    pr[i] = (small - 1) * d->stride[i] + range - big - d->pad_lo[i];
+    if (d->transposed && pr[i] < 0) /* a convolution may end early */
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "oneDNN deconvolution: negative high padding");
+  }
+  wnd += ns;
+  HLX_DNNL_TRY(
+      dnnl_memory_desc_init_by_strides(&cv->src_user, 2 + ns, sd, dnnl_f32, ss),
+      "src descriptor");
+  HLX_DNNL_TRY(
+      dnnl_memory_desc_init_by_strides(&cv->wei_user, wnd, wd, dnnl_f32, ws),
+      "weights descriptor");
+  HLX_DNNL_TRY(
+      dnnl_memory_desc_init_by_strides(&cv->dst_user, 2 + ns, dd, dnnl_f32, ds),
+      "dst descriptor");
+  if (d->src_blocked)
+    HLX_RETURN_IF_ERROR(hlx_dnnl_blocked_md(&cv->src_user, 2 + ns, sd));
+  if (d->dst_blocked)
+    HLX_RETURN_IF_ERROR(hlx_dnnl_blocked_md(&cv->dst_user, 2 + ns, dd));
+  /* A blocked src/dst is asked for as it is (no reorder); if oneDNN has
+   * no fast kernel for that, the primitive picks its own layout again. */
+  bool pinned = d->src_blocked || d->dst_blocked;
+retry:;
+  dnnl_memory_desc_t sa, wa, da;
+  HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
+                                            dnnl_format_tag_any),
+               "src descriptor");
+  HLX_DNNL_TRY(
+      dnnl_memory_desc_init_by_tag(&wa, wnd, wd, dnnl_f32, dnnl_format_tag_any),
+      "weights descriptor");
+  HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
+                                            dnnl_format_tag_any),
+               "dst descriptor");
+  if (pinned && d->src_blocked) sa = cv->src_user;
+  if (pinned && d->dst_blocked) da = cv->dst_user;
+  if (d->has_bias) {
+    dnnl_dims_t bd = {d->out_features};
+    HLX_DNNL_TRY(
+        dnnl_memory_desc_init_by_tag(&cv->bias_md, 1, bd, dnnl_f32, dnnl_a),
+        "bias descriptor");
+  }
+  dnnl_convolution_desc_t cd;
+  dnnl_deconvolution_desc_t dcd;
+  if (d->transposed)
+    HLX_DNNL_TRY(
+        dnnl_dilated_deconvolution_forward_desc_init(
+            &dcd, dnnl_forward_inference, dnnl_deconvolution_direct, &sa, &wa,
+            d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl, pr),
+        "deconvolution descriptor");
+  else
+    HLX_DNNL_TRY(
+        dnnl_dilated_convolution_forward_desc_init(
+            &cd, dnnl_forward_inference,
+            d->winograd ? dnnl_convolution_winograd : dnnl_convolution_direct,
+            &sa, &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
+            pr),
+        "convolution descriptor");
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = hlx_dnnl_user_scratchpad_attr();
+  if (!attr) return hlx_status_oom();
+  if (d->num_post_ops < 0 || d->num_post_ops > HLX_ONEDNN_MAX_POST_OPS) {
+    dnnl_primitive_attr_destroy(attr);
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "oneDNN convolution: %d post-ops", d->num_post_ops);
+  }
+  hlx_status_t pst =
+      hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 2 + ns, dd, ds,
+                            1, cv->post_md, &cv->sum_index);
+  if (pst) {
+    dnnl_primitive_attr_destroy(attr);
+    return pst;
+  }
+  hlx_dnnl_scope_t scope;
+  hlx_dnnl_scope_enter(&scope, d->threads);
+  const_dnnl_op_desc_t od = d->transposed ? (const_dnnl_op_desc_t)&dcd : &cd;
+  dnnl_status_t s = dnnl_primitive_desc_create(&pd, od, attr, eng, NULL);
+  if (s == dnnl_success && d->winograd && ns == 2 &&
+      d->out_spatial[0] * d->out_spatial[1] >= 28 * 28)
+    pick_wino_4x3(&pd, od, attr, eng);
+  hlx_dnnl_scope_leave(&scope, d->threads);
+  dnnl_primitive_attr_destroy(attr);
+  if (s != dnnl_success && pinned) {
+    pinned = false;
+    goto retry;
+  }
+  if (s != dnnl_success) return hlx_dnnl_error(s, "convolution descriptor");
+  hlx_dnnl_scratch_query(pd, &cv->scratch);
+  if (hlx_dnnl_is_ref_impl(pd, cv->impl, sizeof(cv->impl))) {
+    dnnl_primitive_desc_destroy(pd);
+    if (pinned) {
+      pinned = false;
+      goto retry;
+    }
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN: only a reference convolution here");
+  }
+  cv->src_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+  cv->wei_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  cv->dst_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+  hlx_dnnl_scope_enter(&scope, d->threads);
+  s = dnnl_primitive_create(&cv->conv, pd);
+  hlx_dnnl_scope_leave(&scope, d->threads);
+  dnnl_primitive_desc_destroy(pd);
+  if (s != dnnl_success) return hlx_dnnl_error(s, "convolution primitive");
+  /* Reorders fix their thread split at creation too: without the budget
+   * here a one-thread executable ran them as an all-core OpenMP team. */
+  hlx_dnnl_scope_enter(&scope, d->threads);
+  hlx_status_t rst = hlx_dnnl_make_reorder(&cv->src_user, &cv->src_prim,
+                                           &cv->src_reorder, NULL);
+  if (!rst)
+    rst = hlx_dnnl_make_reorder(&cv->wei_user, &cv->wei_prim, &cv->wei_reorder,
+                                &cv->wei_scratch);
+  if (!rst)
+    rst = hlx_dnnl_make_reorder(&cv->dst_prim, &cv->dst_user, &cv->dst_reorder,
+                                NULL);
+  hlx_dnnl_scope_leave(&scope, d->threads);
+  HLX_RETURN_IF_ERROR(rst);
+  if (cv->sum_index >= 0 && cv->dst_reorder)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN convolution: a whole-tensor post-op needs "
+                           "dst in the caller's layout");
+  return NULL;
+}
+
+static void conv_free(void* p) {
+  hlx_onednn_conv_t* cv = p;
+  if (cv->conv) dnnl_primitive_destroy(cv->conv);
+  if (cv->src_reorder) dnnl_primitive_destroy(cv->src_reorder);
+  if (cv->wei_reorder) dnnl_primitive_destroy(cv->wei_reorder);
+  if (cv->dst_reorder) dnnl_primitive_destroy(cv->dst_reorder);
+  free(cv);
+}
+
+hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
+                                    hlx_onednn_conv_t** out) {
+  *out = NULL;
+  if (d->num_spatial < 1 || d->num_spatial > HLX_ONEDNN_CONV_MAX_SPATIAL ||
+      d->groups < 1 || d->in_features % d->groups ||
+      d->out_features % d->groups || d->batch < 1 || d->in_features < 1 ||
+      d->out_features < 1)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "oneDNN convolution: unsupported parameters");
+  for (int32_t i = 0; i < d->num_spatial; i++)
+    if (d->in_spatial[i] < 1 || d->kernel_spatial[i] < 1 ||
+        d->out_spatial[i] < 1 || d->stride[i] < 1 || d->dilation[i] < 1 ||
+        d->pad_lo[i] < 0)
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "oneDNN convolution: unsupported window");
+  hlx_onednn_conv_t* cv =
+      hlx_dnnl_cache_find(HLX_DNNL_KIND_CONV, d, sizeof(*d));
+  if (cv) {
+    *out = cv;
+    return NULL;
+  }
+  cv = calloc(1, sizeof(*cv));
+  if (!cv) return hlx_status_oom();
+  cv->d = *d;
+  hlx_status_t st = conv_build(cv);
+  if (st && d->winograd) { /* no Winograd kernel: the direct one */
+    hlx_status_free(st);
+    conv_free(cv);
+    cv = calloc(1, sizeof(*cv));
+    if (!cv) return hlx_status_oom();
+    cv->d = *d;
+    cv->d.winograd = 0;
+    st = conv_build(cv);
+  }
+  if (st) {
+    conv_free(cv);
+    return st;
+  }
+  cv = hlx_dnnl_cache_publish(HLX_DNNL_KIND_CONV, d, sizeof(*d), cv,
+                              &cv->cached, conv_free);
+  *out = cv;
+  return NULL;
+}
+
+void hlx_onednn_conv_release(hlx_onednn_conv_t* cv) {
+  if (cv && !cv->cached) conv_free(cv);
+}
+
+const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(
+    const hlx_onednn_conv_t* cv) {
+  return &cv->d;
+}
+
+const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv) {
+  return cv->impl;
+}
+
+size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
+  return dnnl_memory_desc_get_size(&cv->wei_prim);
+}
+
+/* Runs `prim` with (from, to) on a fresh stream with the budget, and a
+ * scratchpad when sc asks for one. */
+static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
+                           dnnl_stream_t stream, const dnnl_memory_desc_t* fmd,
+                           const void* from, const dnnl_memory_desc_t* tmd,
+                           void* to, const hlx_dnnl_scratch_t* sc) {
+  hlx_dnnl_mem_list_t ml = {.n = 0};
+  dnnl_memory_t fm, tm, xm;
+  dnnl_status_t s;
+  void* scratch = sc && sc->bytes ? hlx_dnnl_aligned_buffer(sc->bytes) : NULL;
+  if (sc && sc->bytes && !scratch) return dnnl_out_of_memory;
+  if ((s = hlx_dnnl_mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
+      (s = hlx_dnnl_mem_add(&ml, tmd, to, &tm)) == dnnl_success &&
+      (!scratch ||
+       (s = hlx_dnnl_mem_add(&ml, &sc->md, scratch, &xm)) == dnnl_success)) {
+    dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    if (scratch) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, cv->d.threads);
+    s = dnnl_primitive_execute(prim, stream, scratch ? 3 : 2, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    hlx_dnnl_scope_leave(&scope, cv->d.threads);
+  }
+  hlx_dnnl_mem_free(&ml);
+  free(scratch);
+  return s;
+}
+
+hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
+                                          const float* weights, void* packed) {
+  if (!cv->wei_reorder) {
+    memcpy(packed, weights, dnnl_memory_desc_get_size(&cv->wei_prim));
+    return NULL;
+  }
+  dnnl_stream_t stream;
+  HLX_DNNL_TRY(
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
+      "stream");
+  dnnl_status_t s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
+                          &cv->wei_prim, packed, &cv->wei_scratch);
+  dnnl_stream_destroy(stream);
+  return s == dnnl_success ? NULL : hlx_dnnl_error(s, "weights reorder");
+}
+
+hlx_status_t hlx_onednn_conv_run(const hlx_onednn_conv_t* cv, const float* src,
+                                 const float* weights, const void* packed,
+                                 float* dst) {
+  return hlx_onednn_conv_run_ex(cv, src, weights, packed, NULL, NULL, dst);
+}
+
+hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
+                                    const float* src, const float* weights,
+                                    const void* packed, const float* bias,
+                                    const void* const* post_args, float* dst) {
+  void* sbuf = NULL;
+  void* wbuf = NULL;
+  void* dbuf = NULL;
+  void* scratch = NULL;
+  dnnl_stream_t stream = NULL;
+  hlx_dnnl_mem_list_t ml = {.n = 0};
+  hlx_status_t st = NULL;
+  dnnl_status_t s =
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags);
+  if (s != dnnl_success) return hlx_dnnl_error(s, "stream");
+  const void* sp = src;
+  const void* wp = packed ? packed : weights;
+  void* dp = dst;
+  if (cv->src_reorder) {
+    sbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->src_prim));
+    if (!sbuf) goto oom;
+    s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
+              sbuf, NULL);
+    if (s != dnnl_success) goto fail;
+    sp = sbuf;
+  }
+  if (!packed && cv->wei_reorder) {
+    wbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->wei_prim));
+    if (!wbuf) goto oom;
+    s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
+              &cv->wei_prim, wbuf, &cv->wei_scratch);
+    if (s != dnnl_success) goto fail;
+    wp = wbuf;
+  }
+  if (cv->dst_reorder) {
+    dbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->dst_prim));
+    if (!dbuf) goto oom;
+    dp = dbuf;
+  }
+  if (cv->scratch.bytes) {
+    scratch = hlx_dnnl_aligned_buffer(cv->scratch.bytes);
+    if (!scratch) goto oom;
+  }
+  {
+    dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
+    if ((s = hlx_dnnl_mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
+        (s = hlx_dnnl_mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
+        (s = hlx_dnnl_mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success ||
+        (scratch && (s = hlx_dnnl_mem_add(&ml, &cv->scratch.md, scratch,
+                                          &xm)) != dnnl_success) ||
+        (cv->d.has_bias &&
+         (s = hlx_dnnl_mem_add(&ml, &cv->bias_md, bias, &bm)) != dnnl_success))
+      goto fail;
+    dnnl_exec_arg_t args[5 + HLX_ONEDNN_MAX_POST_OPS] = {
+        {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+    int na = 3;
+    if (xm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+    if (bm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, bm};
+    if (cv->sum_index >= 0 && post_args[cv->sum_index] != dst)
+      memcpy(dst, post_args[cv->sum_index],
+             dnnl_memory_desc_get_size(&cv->dst_user));
+    for (int32_t i = 0; i < cv->d.num_post_ops; i++) {
+      if (cv->d.post_ops[i].shape == HLX_ONEDNN_OPERAND_NONE ||
+          i == cv->sum_index)
+        continue;
+      dnnl_memory_t pm;
+      if ((s = hlx_dnnl_mem_add(&ml, &cv->post_md[i], post_args[i], &pm)) !=
+          dnnl_success)
+        goto fail;
+      args[na++] = (dnnl_exec_arg_t){
+          DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
+    }
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, cv->d.threads);
+    s = dnnl_primitive_execute(cv->conv, stream, na, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    hlx_dnnl_scope_leave(&scope, cv->d.threads);
+    if (s != dnnl_success) goto fail;
+  }
+  if (cv->dst_reorder) {
+    s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, dbuf, &cv->dst_user,
+              dst, NULL);
+    if (s != dnnl_success) goto fail;
+  }
+  goto done;
+oom:
+  st = hlx_status_oom();
+  goto done;
+fail:
+  st = hlx_dnnl_error(s, "convolution execution");
+done:
+  hlx_dnnl_mem_free(&ml);
+  dnnl_stream_destroy(stream);
+  free(sbuf);
+  free(wbuf);
+  free(dbuf);
+  free(scratch);
+  return st;
+}

@@ -1,0 +1,97 @@
+/* What the oneDNN wrappers (onednn_matmul.c, onednn_conv.c,
+ * onednn_act_reorder.c) share, defined in onednn_common.c; not part of
+ * the kernel layer's interface (that is onednn.h). */
+#ifndef HLX_KERNELS_LIBS_ONEDNN_INTERNAL_H_
+#define HLX_KERNELS_LIBS_ONEDNN_INTERNAL_H_
+
+#include <oneapi/dnnl/dnnl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernels/libs/onednn.h"
+
+/* The CPU engine, created once; NULL if oneDNN could not make one. */
+dnnl_engine_t hlx_dnnl_engine(void);
+
+/* An hlx status for a failed oneDNN call named by `what`. */
+hlx_status_t hlx_dnnl_error(dnnl_status_t s, const char* what);
+
+#define HLX_DNNL_TRY(expr, what)                             \
+  do {                                                       \
+    dnnl_status_t s_ = (expr);                               \
+    if (s_ != dnnl_success) return hlx_dnnl_error(s_, what); \
+  } while (0)
+
+/* Around every oneDNN call (see onednn_common.c's threading decision):
+ * the calling thread's OpenMP team size and, when it is pinned, its
+ * affinity widened; hlx_dnnl_scope_leave restores both. */
+typedef struct hlx_dnnl_scope_t {
+  int prev_threads;
+  bool widened;
+  cpu_set_t saved;
+} hlx_dnnl_scope_t;
+void hlx_dnnl_scope_enter(hlx_dnnl_scope_t* s, int32_t threads);
+void hlx_dnnl_scope_leave(const hlx_dnnl_scope_t* s, int32_t threads);
+
+/* Copies the primitive's implementation name into name; true when it is
+ * one of oneDNN's reference (slow, loop) implementations. */
+bool hlx_dnnl_is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
+                          size_t len);
+
+/* The process-wide primitive cache, keyed by (kind, descriptor bytes). */
+enum {
+  HLX_DNNL_KIND_MATMUL = 1,
+  HLX_DNNL_KIND_CONV = 2,
+  HLX_DNNL_KIND_ACT = 3
+};
+void* hlx_dnnl_cache_find(int kind, const void* key, size_t n);
+/* Caches a freshly built obj and returns the one to use: obj, or an equal
+ * object another thread cached first (obj is then released). *obj_cached
+ * tells whether obj lives in the cache (a cached one is never freed). */
+void* hlx_dnnl_cache_publish(int kind, const void* key, size_t n, void* obj,
+                             bool* obj_cached, void (*release)(void*));
+
+dnnl_data_type_t hlx_dnnl_type(hlx_dtype_t t);
+/* 64-byte aligned, rounded up to whole lines; free() it. */
+void* hlx_dnnl_aligned_buffer(size_t bytes);
+/* Attributes asking for a caller-provided scratchpad; NULL on failure. */
+dnnl_primitive_attr_t hlx_dnnl_user_scratchpad_attr(void);
+
+/* Appends the post-ops to attr (binary operands' descriptors in mds[i]);
+ * *full receives the index of a whole-tensor add turned into a sum, or -1. */
+hlx_status_t hlx_dnnl_add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
+                                   const hlx_onednn_post_op_t* ops, int nd,
+                                   const dnnl_dims_t dims,
+                                   const dnnl_dims_t strides, int feature,
+                                   dnnl_memory_desc_t* mds, int32_t* full);
+
+/* A primitive's scratchpad need, recorded at creation. */
+typedef struct hlx_dnnl_scratch_t {
+  dnnl_memory_desc_t md;
+  size_t bytes;
+} hlx_dnnl_scratch_t;
+void hlx_dnnl_scratch_query(const_dnnl_primitive_desc_t pd,
+                            hlx_dnnl_scratch_t* sc);
+
+/* The memory objects of one execution, destroyed together. */
+typedef struct hlx_dnnl_mem_list_t {
+  dnnl_memory_t m[8 + HLX_ONEDNN_MAX_POST_OPS];
+  int n;
+} hlx_dnnl_mem_list_t;
+void hlx_dnnl_mem_free(hlx_dnnl_mem_list_t* l);
+dnnl_status_t hlx_dnnl_mem_add(hlx_dnnl_mem_list_t* l,
+                               const dnnl_memory_desc_t* md, const void* ptr,
+                               dnnl_memory_t* out);
+
+/* A reorder primitive from -> to (*out NULL when they are equal); one that
+ * needs a scratchpad is allowed only when sc_out takes its size. */
+hlx_status_t hlx_dnnl_make_reorder(const dnnl_memory_desc_t* from,
+                                   const dnnl_memory_desc_t* to,
+                                   dnnl_primitive_t* out,
+                                   hlx_dnnl_scratch_t* sc_out);
+/* The blocked activation layout of dims [N, C, S...] (nd = 3..5). */
+hlx_status_t hlx_dnnl_blocked_md(dnnl_memory_desc_t* md, int nd,
+                                 const dnnl_dims_t dims);
+
+#endif /* HLX_KERNELS_LIBS_ONEDNN_INTERNAL_H_ */
