@@ -5,6 +5,7 @@
  * by destination rows), and leaves every other form to the reference
  * kernels. */
 #include "kernels/dispatch.h"
+#include "kernels/dispatch/thread_split.h"
 
 static const hlx_gather_rows_fn g_gather[HLX_ISA_COUNT] = {
 #if defined(__x86_64__) || defined(__aarch64__) /* the lists guard each ISA */
@@ -67,24 +68,22 @@ enum { kParallelMinRows = 1 << 16 };
 typedef struct gather_split_t {
   hlx_gather_rows_fn fn;
   const void* table;
-  int64_t n_rows, row_stride, n, step;
+  int64_t n_rows, row_stride;
   size_t row_bytes, idx_bytes;
   const void* idx;
   bool idx64;
   void* out;
+  hlx_thread_split_t split; /* over the lookups: disjoint output rows */
 } gather_split_t;
 
-/* Pieces [begin, end) of `step` lookups each: disjoint output rows. */
 static void gather_piece(void* arg, size_t begin, size_t end) {
   const gather_split_t* s = arg;
-  for (size_t k = begin; k < end; k++) {
-    int64_t lo = (int64_t)k * s->step;
-    int64_t hi = lo + s->step < s->n ? lo + s->step : s->n;
-    if (lo >= hi) continue;
-    s->fn(s->table, s->n_rows, s->row_stride, s->row_bytes,
-          (const char*)s->idx + lo * (int64_t)s->idx_bytes, s->idx64, hi - lo,
-          (char*)s->out + lo * (int64_t)s->row_bytes);
-  }
+  int64_t lo, hi;
+  for (size_t k = begin; k < end; k++)
+    if (hlx_thread_split_piece(&s->split, k, &lo, &hi))
+      s->fn(s->table, s->n_rows, s->row_stride, s->row_bytes,
+            (const char*)s->idx + lo * (int64_t)s->idx_bytes, s->idx64,
+            hi - lo, (char*)s->out + lo * (int64_t)s->row_bytes);
 }
 
 void hlx_gather(const hlx_gather_params_t* p, size_t elem_size,
@@ -96,26 +95,22 @@ void hlx_gather(const hlx_gather_params_t* p, size_t elem_size,
     fn = g_gather[lv];
   if (fn && hlx_gather_is_row_lookup(p, &n)) {
     bool idx64 = p->index_dtype == HLX_DTYPE_S64;
+    size_t row_bytes = (size_t)p->slice_sizes[1] * elem_size;
+    int threads = n >= kParallelMinRows ? hlx_parallel_num_threads(par) : 1;
     gather_split_t s = {fn,
                         operand,
                         p->operand_dims[0],
                         p->operand_dims[1] * (int64_t)elem_size,
-                        n,
-                        n,
-                        (size_t)p->slice_sizes[1] * elem_size,
+                        row_bytes,
                         idx64 ? 8 : 4,
                         indices,
                         idx64,
-                        result};
-    int threads = hlx_parallel_num_threads(par);
-    if (threads <= 1 || n < kParallelMinRows) {
-      gather_piece(&s, 0, 1);
-      return;
-    }
-    /* One piece per thread; 64 lookups apart keeps 4-byte rows' pieces on
-     * whole lines of the output. */
-    s.step = ((n + threads - 1) / threads + 63) & ~(int64_t)63;
-    hlx_parallel_for(par, (size_t)threads, 1, gather_piece, &s);
+                        result,
+                        /* whole output lines per piece */
+                        hlx_thread_split(
+                            n, threads,
+                            hlx_thread_split_line_items((int64_t)row_bytes))};
+    hlx_parallel_for(par, (size_t)s.split.pieces, 1, gather_piece, &s);
     return;
   }
   hlx_ref_gather(p, elem_size, operand, indices, result);
@@ -136,26 +131,25 @@ bool hlx_scatter_is_row_update(const hlx_scatter_params_t* p, int64_t* n) {
 typedef struct scatter_split_t {
   hlx_scatter_add_rows_fn fn;
   float* table;
-  int64_t n_rows, row_stride, row_len, n, parts;
+  int64_t n_rows, row_stride, row_len, n;
   const void* idx;
   bool idx64;
   const float* updates;
+  hlx_thread_split_t split; /* over the table's rows */
 } scatter_split_t;
 
-/* Part k owns table rows [n_rows * k / parts, n_rows * (k + 1) / parts) and
- * applies, in index order, every update that lands there: each row sees
- * the same additions in the same order as one sequential call, so the f32
- * results are bit-identical for any thread count (no atomics, no
- * reduction of partial tables). Each part reads all the indices. */
+/* Piece k owns a window of table rows and applies, in index order, every
+ * update that lands there: each row sees the same additions in the same
+ * order as one sequential call, so the f32 results are bit-identical for
+ * any thread count (no atomics, no reduction of partial tables). Each
+ * piece reads all the indices. */
 static void scatter_piece(void* arg, size_t begin, size_t end) {
   const scatter_split_t* s = arg;
-  for (size_t k = begin; k < end; k++) {
-    int64_t lo = s->n_rows * (int64_t)k / s->parts;
-    int64_t hi = s->n_rows * ((int64_t)k + 1) / s->parts;
-    if (lo >= hi) continue;
-    s->fn(s->table, s->n_rows, lo, hi, s->row_stride, s->row_len, s->idx,
-          s->idx64, s->n, s->updates);
-  }
+  int64_t lo, hi;
+  for (size_t k = begin; k < end; k++)
+    if (hlx_thread_split_piece(&s->split, k, &lo, &hi))
+      s->fn(s->table, s->n_rows, lo, hi, s->row_stride, s->row_len, s->idx,
+            s->idx64, s->n, s->updates);
 }
 
 bool hlx_scatter(const hlx_scatter_params_t* p, hlx_scatter_combiner_t comb,
@@ -167,23 +161,23 @@ bool hlx_scatter(const hlx_scatter_params_t* p, hlx_scatter_combiner_t comb,
     fn = g_scatter_add[lv];
   if (fn && !comb.replace && comb.op == HLX_REDUCE_ADD &&
       t == HLX_DTYPE_F32 && hlx_scatter_is_row_update(p, &n)) {
+    int64_t n_rows = p->input_dims[0], stride = p->input_dims[1];
+    int threads = n >= kParallelMinRows ? hlx_parallel_num_threads(par) : 1;
+    if (threads > n_rows) threads = (int)n_rows;
     scatter_split_t s = {fn,
                          (float*)out,
-                         p->input_dims[0],
-                         p->input_dims[1],
+                         n_rows,
+                         stride,
                          p->update_dims[p->update_rank - 1],
                          n,
-                         1,
                          indices,
                          p->index_dtype == HLX_DTYPE_S64,
-                         (const float*)updates};
-    int threads = hlx_parallel_num_threads(par);
-    if (threads > 1 && n >= kParallelMinRows && s.n_rows >= threads) {
-      s.parts = threads;
-      hlx_parallel_for(par, (size_t)threads, 1, scatter_piece, &s);
-    } else {
-      scatter_piece(&s, 0, 1);
-    }
+                         (const float*)updates,
+                         /* row windows on whole table lines */
+                         hlx_thread_split(
+                             n_rows, threads,
+                             hlx_thread_split_line_items(stride * 4))};
+    hlx_parallel_for(par, (size_t)s.split.pieces, 1, scatter_piece, &s);
     return true;
   }
   return hlx_ref_scatter(p, comb, t, indices, updates, out);

@@ -278,17 +278,20 @@ TEST(SimdGatherDispatch, EveryCapMatchesReference) {
 
 // Large lookups and scatter-adds split across 2 and 3 threads give the
 // unsplit results bit for bit (f32 adds with duplicate indices included:
-// each destination row's updates stay in index order), at every cap.
+// each destination row's updates stay in index order), at every cap; also
+// with fewer table rows than threads and rows longer than a cache line.
 TEST(SimdGatherDispatch, ThreadSplitMatchesOneThread) {
   for (int lv = HLX_ISA_REFERENCE; lv < HLX_ISA_COUNT; lv++) {
     if (!hlx_cpu_supports_isa((hlx_isa_t)lv)) {
       hlx_test::SkipCounter::Get()->Count((hlx_isa_t)lv);
       continue;
     }
-    for (int64_t len : {1, 5}) {
-      for (bool idx64 : {false, true}) {
-        // 200K lookups into 3000 rows: many duplicates per row.
-        Case c = {3000, len, len, {200000}, false, idx64};
+    for (int64_t len : {1, 5, 20}) {
+      for (int v = 0; v < 4; v++) {
+        bool idx64 = (v & 1) != 0;
+        int64_t rows = v & 2 ? 2 : 3000;
+        // 200K lookups into 3000 (or 2) rows: many duplicates per row.
+        Case c = {rows, len, len, {200000}, false, idx64};
         std::vector<uint8_t> idx = Indices(c, 41 + (uint32_t)len);
         int64_t n = Count(c);
         std::vector<float> table = Floats((size_t)(c.rows * c.cols), 42);
