@@ -21,7 +21,10 @@
  * the same library task with oneDNN post-ops and writes the chain's last
  * value; with constant weights, its leading add/subtract/multiply steps by
  * constant per-feature values fold into the weights and a bias instead
- * (conv+BN folding, exact up to float rounding). Weights that are plan
+ * (conv+BN folding, exact up to float rounding, graph/lower_conv_fold.c);
+ * with weights of a reusable parameter, steps by values computed only from
+ * reusable parameters and constants fold too, per run's buffers
+ * (weights_cache_t). Weights that are plan
  * constants (folded, or elided constants filled in) are packed once too.
  * Activations between oneDNN convolutions may stay in oneDNN's blocked
  * layout (graph/lower_conv_layout.c): such a task reads/writes nChw16c
@@ -216,11 +219,19 @@ static void flip_weights(const flip_t* f, const float* src, float* dst) {
 }
 
 /* Packed weights of a reusable parameter (hlx_lower_options_t), made from
- * the buffer a run passes and kept while runs pass the same buffer. */
+ * the buffer a run passes and kept while runs pass the same buffer. With
+ * folded epilogue steps (conv+BN), the weights are packed scaled and kept
+ * with their bias while the steps' operand values are also those they
+ * were made with: those are compared by content (a few hundred floats per
+ * convolution, computed by the plan's earlier tasks each run from the
+ * parameters), so any change of the batch-norm parameters, new buffer or
+ * not, refolds; only the weights buffer is keyed by its address. */
 typedef struct weights_cache_t {
   pthread_rwlock_t lock;
   const void* src; /* the buffer `packed` was made from; NULL: none yet */
   void* packed;    /* 64-byte aligned, in the plan's arena */
+  float* key;      /* folded steps' operand values, out_features each */
+  float* bias;     /* folded shift (out_features), or NULL */
 } weights_cache_t;
 
 typedef struct conv_fast_t {
@@ -231,6 +242,11 @@ typedef struct conv_fast_t {
   int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
   const flip_t* flip; /* transposed: weights to reverse first, or NULL */
   size_t wbytes;
+  /* Steps folded at run time (cache only): their operands are inputs
+   * fold_in.. in step order; fold_ops their kinds/shapes. */
+  int32_t num_fold, fold_in;
+  hlx_onednn_post_op_t fold_ops[HLX_ONEDNN_MAX_POST_OPS];
+  int64_t out_features, stride_o; /* o's row-major stride in the weights */
 } conv_fast_t;
 
 /* Packs the weights in `w` (row-major, reversed first when f->flip) into
@@ -249,30 +265,78 @@ static hlx_status_t pack_weights(const conv_fast_t* f, const float* w,
   return st;
 }
 
+/* Entries of folded step j's operand: out_features, or 1 for a scalar. */
+static size_t fold_len(const conv_fast_t* f, int32_t j) {
+  return f->fold_ops[j].shape == HLX_ONEDNN_OPERAND_SCALAR
+             ? 1
+             : (size_t)f->out_features;
+}
+
+/* Whether the cache holds the weights of this run's buffers. */
+static bool cache_hit(const conv_fast_t* f, void* const* in) {
+  const weights_cache_t* w = f->cache;
+  if (w->src != in[1]) return false;
+  for (int32_t j = 0; j < f->num_fold; j++)
+    if (memcmp(w->key + (size_t)j * (size_t)f->out_features,
+               in[f->fold_in + j], fold_len(f, j) * sizeof(float)) != 0)
+      return false;
+  return true;
+}
+
+/* Packs this run's weights into the cache, scaled by the folded steps
+ * composed from this run's operand values (as the constant path folds). */
+static hlx_status_t cache_fill(const conv_fast_t* f, void* const* in) {
+  weights_cache_t* w = f->cache;
+  if (!f->num_fold) return pack_weights(f, in[1], w->packed);
+  int64_t o = f->out_features;
+  const float* vals[HLX_ONEDNN_MAX_POST_OPS];
+  for (int32_t j = 0; j < f->num_fold; j++) {
+    vals[j] = in[f->fold_in + j];
+    memcpy(w->key + (size_t)j * (size_t)o, vals[j],
+           fold_len(f, j) * sizeof(float));
+  }
+  float* scale = malloc(sizeof(float) * (size_t)o + 1);
+  float* scaled = malloc(f->wbytes + 1);
+  hlx_status_t st = NULL;
+  if (!scale || !scaled) {
+    st = hlx_status_oom();
+  } else {
+    hlx_conv_fold_compose(f->fold_ops, vals, f->num_fold, o, scale, w->bias);
+    hlx_conv_fold_weights(in[1], f->wbytes / sizeof(float), f->stride_o, o,
+                          scale, scaled);
+    st = pack_weights(f, scaled, w->packed);
+  }
+  free(scale);
+  free(scaled);
+  return st;
+}
+
 /* A run with the weights of a reusable parameter: the packed copy is used
- * (shared by concurrent runs) while the run passes the buffer it was made
- * from; another buffer is packed under the write lock, and that run
- * computes under it too, so a copy is never replaced while in use. */
+ * (shared by concurrent runs) while the run passes the buffer (and folded
+ * operand values) it was made from; otherwise it is packed again under the
+ * write lock, and that run computes under it too, so a copy is never
+ * replaced while in use. */
 static hlx_status_t run_conv_cached(const conv_fast_t* f, void* const* in,
                                     const void* const* post, void* out) {
   weights_cache_t* w = f->cache;
+  const float* bias = f->num_fold ? w->bias : f->bias;
   pthread_rwlock_rdlock(&w->lock);
-  if (w->src == in[1]) {
+  if (cache_hit(f, in)) {
     hlx_status_t st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed,
-                                             f->bias, post, out);
+                                             bias, post, out);
     pthread_rwlock_unlock(&w->lock);
     return st;
   }
   pthread_rwlock_unlock(&w->lock);
   pthread_rwlock_wrlock(&w->lock);
   hlx_status_t st = NULL;
-  if (w->src != in[1]) {
+  if (!cache_hit(f, in)) {
     w->src = NULL;
-    st = pack_weights(f, in[1], w->packed);
+    st = cache_fill(f, in);
     if (!st) w->src = in[1];
   }
   if (!st)
-    st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed, f->bias, post,
+    st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed, bias, post,
                                 out);
   pthread_rwlock_unlock(&w->lock);
   return st;
@@ -321,47 +385,6 @@ static const float* constant_weights(hlx_lower_ctx_t* c, const hlx_op_t* op,
       c->plan->slot_bytes[s.slots[0]] != wbytes)
     return NULL;
   return c->plan->slot_data[s.slots[0]];
-}
-
-/* Plan-constant data of a step's operand, or NULL. */
-static const float* constant_operand(hlx_lower_ctx_t* c,
-                                     const hlx_epilogue_step_t* st) {
-  hlx_value_slots_t s;
-  hlx_status_t e = hlx_lower_slots_of(c, st->operand, &s);
-  if (e) {
-    hlx_status_free(e);
-    return NULL;
-  }
-  return s.n == 1 ? c->plan->slot_data[s.slots[0]] : NULL;
-}
-
-/* Conv+BN folding: the leading epilogue steps that add, subtract or
- * multiply by constant per-feature (or single) values compose into
- * y = conv * scale[o] + shift[o], i.e. a convolution with weights scaled
- * per output feature and a bias. Returns how many steps fold (0: none;
- * HLX_NO_CONV_FOLD=1 turns folding off). scale/shift have `o` entries. */
-static int32_t fold_affine(hlx_lower_ctx_t* c, const hlx_epilogue_t* ep,
-                           int64_t o, float* scale, float* shift) {
-  const char* e = getenv("HLX_NO_CONV_FOLD");
-  if (e && *e && *e != '0') return 0;
-  for (int64_t k = 0; k < o; k++) scale[k] = 1, shift[k] = 0;
-  int32_t n = 0;
-  for (; n < ep->num_steps; n++) {
-    const hlx_epilogue_step_t* st = &ep->steps[n];
-    bool scalar = st->op.shape == HLX_ONEDNN_OPERAND_SCALAR;
-    if ((!scalar && st->op.shape != HLX_ONEDNN_OPERAND_PER_FEATURE) ||
-        st->op.kind > HLX_ONEDNN_POST_MUL)
-      break;
-    const float* v = constant_operand(c, st);
-    if (!v) break;
-    for (int64_t k = 0; k < o; k++) {
-      float x = v[scalar ? 0 : k];
-      if (st->op.kind == HLX_ONEDNN_POST_ADD) shift[k] += x;
-      if (st->op.kind == HLX_ONEDNN_POST_SUB) shift[k] -= x;
-      if (st->op.kind == HLX_ONEDNN_POST_MUL) scale[k] *= x, shift[k] *= x;
-    }
-  }
-  return n;
 }
 
 /* Emits the oneDNN task when the convolution qualifies; *done = false
@@ -469,25 +492,38 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
                d.stride[1] == 1 && d.dilation[0] == 1 && d.dilation[1] == 1;
   conv_fast_t* f = hlx_lower_alloc(c, sizeof(*f));
   if (!f) return hlx_status_oom();
-  f->packed = NULL;
-  f->cache = NULL;
-  f->bias = NULL;
+  memset(f, 0, sizeof *f);
   size_t wn = (size_t)count(&a->rhs);
   f->flip = any_flip ? flip : NULL;
   f->wbytes = wn * sizeof(float);
   const float* wconst = constant_weights(c, op, wn * sizeof(float));
-  /* Constant weights fold the epilogue's leading affine steps (BN). */
+  hlx_value_slots_t ws;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[1], &ws));
+  bool wreuse =
+      !wconst && ws.n == 1 && hlx_lower_slot_is_reusable(c, ws.slots[0]);
+  /* The epilogue's leading affine steps (BN) fold into the weights and a
+   * bias: once here for constant weights and operands; per set of buffers
+   * (run_conv_cached) for weights of a reusable parameter whose steps read
+   * only reusable parameters and constants. */
   int64_t O = p->out_features;
-  int32_t folded = 0;
+  int32_t folded = ep && (wconst || wreuse)
+                       ? hlx_conv_fold_count(c, ep, wreuse)
+                       : 0;
   float* scale = NULL;
   float* shift = NULL;
-  if (ep && wconst) {
+  if (folded && wconst) {
     scale = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
     shift = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
     if (!scale || !shift) return hlx_status_oom();
-    folded = fold_affine(c, ep, O, scale, shift);
+    const float* vals[HLX_ONEDNN_MAX_POST_OPS];
+    hlx_onednn_post_op_t ops[HLX_ONEDNN_MAX_POST_OPS];
+    for (int32_t j = 0; j < folded; j++) {
+      vals[j] = hlx_conv_fold_constant(c, &ep->steps[j]);
+      ops[j] = ep->steps[j].op;
+    }
+    hlx_conv_fold_compose(ops, vals, folded, O, scale, shift);
   }
-  int32_t nin = 2, in[2 + HLX_ONEDNN_MAX_POST_OPS];
+  int32_t nin = 2, in[2 + 2 * HLX_ONEDNN_MAX_POST_OPS];
   if (ep) {
     d.has_bias = folded > 0;
     d.num_post_ops = ep->num_steps - folded;
@@ -500,8 +536,30 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
       in[nin++] = s.slots[0];
     }
   }
+  if (folded && !wconst) { /* the folded operands, read per run */
+    f->num_fold = folded;
+    f->fold_in = nin;
+    f->out_features = O;
+    f->stride_o = a->rhs.strides[ns + 1];
+    for (int32_t j = 0; j < folded; j++) {
+      f->fold_ops[j] = ep->steps[j].op;
+      hlx_value_slots_t s;
+      HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, ep->steps[j].operand, &s));
+      if (s.n != 1) return NULL;
+      in[nin++] = s.slots[0];
+    }
+  }
   f->num_post = d.num_post_ops;
   hlx_status_t st = hlx_onednn_conv_create(&d, &f->cv);
+  if (st && full && d.src_blocked && !d.dst_blocked) {
+    /* A sum into a logical dst (e.g. ResNet's last block, whose result is
+     * returned): oneDNN picks a blocked dst for a blocked src, and the sum
+     * needs dst as it is; from a logical src it keeps dst logical. */
+    hlx_status_free(st);
+    d.src_blocked = 0;
+    HLX_RETURN_IF_ERROR(hlx_lower_act_unblock(c, op->operands[0]));
+    st = hlx_onednn_conv_create(&d, &f->cv);
+  }
   if (st) {
     hlx_status_free(st);
     return NULL;
@@ -518,9 +576,8 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
         memcpy(scaled, wconst, wn * sizeof(float));
     }
     if (folded) { /* w[..., o] * scale[o]; o's row-major stride */
-      int64_t so = a->rhs.strides[ns + 1];
-      for (size_t i = 0; i < wn; i++)
-        scaled[i] *= scale[(int64_t)i / so % O];
+      hlx_conv_fold_weights(scaled, wn, a->rhs.strides[ns + 1], O, scale,
+                            scaled);
       f->bias = shift;
     }
     size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
@@ -550,8 +607,13 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
     weights_cache_t* w = hlx_lower_alloc(c, sizeof(*w));
     unsigned char* raw = hlx_lower_alloc(c, pb + 64);
     if (!w || !raw) return hlx_status_oom();
+    memset(w, 0, sizeof *w);
+    if (f->num_fold) {
+      w->key = hlx_lower_alloc(c, sizeof(float) * (size_t)(O * folded));
+      w->bias = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
+      if (!w->key || !w->bias) return hlx_status_oom();
+    }
     if (pthread_rwlock_init(&w->lock, NULL) != 0) return hlx_status_oom();
-    w->src = NULL;
     w->packed = raw + (64 - (uintptr_t)raw % 64) % 64;
     f->cache = w;
   }

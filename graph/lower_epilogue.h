@@ -53,6 +53,27 @@ hlx_status_t hlx_lower_conv_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                      const hlx_epilogue_t* ep,
                                      bool* done) HLX_MUST_USE;
 
+/* Conv+BN folding (graph/lower_conv_fold.c): the leading steps that add,
+ * subtract or multiply by per-feature (or single) values compose into
+ * y = conv * scale[o] + shift[o], a convolution with weights scaled per
+ * output feature and a bias. _count: how many leading steps of ep fold,
+ * with operands that are plan constants or (params) values computed only
+ * from reusable parameters and constants by elementwise/shape ops (batch
+ * norm's mean, rsqrt(var + eps) * gamma, beta); 0 with HLX_NO_CONV_FOLD=1.
+ * _constant: a step operand's plan-constant data or NULL. _compose: scale
+ * and shift (o entries) from the n steps' operand values, in f32 in the
+ * graph's order. _weights: dst[i] = w[i] * scale[o(i)] for row-major
+ * weights whose output feature has stride stride_o (dst may be w). */
+int32_t hlx_conv_fold_count(hlx_lower_ctx_t* c, const hlx_epilogue_t* ep,
+                            bool params);
+const float* hlx_conv_fold_constant(hlx_lower_ctx_t* c,
+                                    const hlx_epilogue_step_t* st);
+void hlx_conv_fold_compose(const hlx_onednn_post_op_t* ops,
+                           const float* const* vals, int32_t n, int64_t o,
+                           float* scale, float* shift);
+void hlx_conv_fold_weights(const float* w, size_t n, int64_t stride_o,
+                           int64_t o, const float* scale, float* dst);
+
 /* graph/lower_dot.c: the same for a dot_general; the feature is the
  * result's last dim. */
 hlx_status_t hlx_lower_dot_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
