@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "benchmarks/bench_pool.h"
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
 
@@ -56,17 +57,7 @@ hlx_plan_t* Wide(int n, hlx_task_fn fn) {
   return p;
 }
 
-hlx_pool_t* Pool(int threads) {
-  static hlx_pool_t* pools[3] = {nullptr, nullptr, nullptr};
-  if (!pools[threads]) {
-    hlx_pool_options_t o;
-    hlx_pool_options_init(&o);
-    o.num_threads = threads;
-    hlx_status_t st = hlx_pool_create(&o, &pools[threads]);
-    if (st) hlx_status_free(st);
-  }
-  return pools[threads];
-}
+using hlx_bench::Pool;
 
 void Run(benchmark::State& state, hlx_plan_t* p) {
   int threads = static_cast<int>(state.range(0));

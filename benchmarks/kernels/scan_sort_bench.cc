@@ -11,13 +11,13 @@
 #include <benchmark/benchmark.h>
 
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <thread>
 
+#include "benchmarks/kernels/huge_pages.h"
 #include "kernels/scan.h"
 #include "kernels/sort.h"
 #include "kernels/sort_radix.h"
@@ -46,15 +46,7 @@ const hlx_parallel_t* Pool(int threads) {
 // n elements of T on 2 MiB pages, zeroed.
 template <typename T>
 struct Huge {
-  explicit Huge(int64_t n) {
-    size_t align = (size_t)2 << 20;
-    size_t bytes = ((size_t)n * sizeof(T) + align - 1) / align * align;
-    void* q = nullptr;
-    if (posix_memalign(&q, align, bytes) != 0) abort();
-    madvise(q, bytes, MADV_HUGEPAGE);
-    memset(q, 0, bytes);
-    p = static_cast<T*>(q);
-  }
+  explicit Huge(int64_t n) : p(hlx_bench::HugeAlloc<T>((size_t)n)) {}
   ~Huge() { free(p); }
   Huge(const Huge&) = delete;
   Huge& operator=(const Huge&) = delete;
