@@ -4,14 +4,19 @@
  * Library path (lower_fast): when the types allow it: f32 (also bf16/f16
  * operands with f32 accumulation), s8/u8 x s8 -> s32, all-f64, the
  * canonical view is collapsed into a batched matrix [B, M, K] x [B, K, N]
- * with strides. Small products (M*N*K <= 64^3) go to a libxsmm JIT kernel
- * (f32/f64; needs unit column strides), the rest to oneDNN's matmul
- * primitive (f32, bf16, int8), which takes row- or column-major operands
- * with any leading and batch strides, so the transpose a dot_general
- * implies costs nothing. An operand is copied (transposed, and converted
- * to the library's type) only when its dims do not collapse or the library
- * cannot read the layout. Kernels/primitives are made when the plan is
- * built. Result: [B, M, N] row-major, converted if its type differs.
+ * with strides; batch dims that do not collapse into one may split into
+ * an outer and an inner batch (attention's [batch, head] with the heads
+ * interleaved with the tokens). Small products (M*N*K <= 64^3) go to a
+ * libxsmm JIT kernel (f32/f64; needs unit column strides), the rest to
+ * oneDNN's matmul primitive (f32, bf16, int8), which takes row- or
+ * column-major operands with any leading and batch strides, so the
+ * transpose a dot_general implies costs nothing; small products with a
+ * large batch go to oneDNN too when libxsmm would need a copy (oneDNN
+ * reads them in place and splits the batch across threads). An operand is
+ * copied (transposed, and converted to the library's type) only when its
+ * dims do not collapse or the library cannot read the layout.
+ * Kernels/primitives are made when the plan is built. Result: [B, M, N]
+ * row-major, converted if its type differs.
  *
  * An epilogue group (graph/lower_epilogue.h) with a dot_general head runs
  * on oneDNN with post-ops (f32 result, not libxsmm-sized) or not at all.
@@ -130,12 +135,18 @@ static hlx_status_t run_dot(const void* args, void* const* in,
 
 typedef enum lib_t { LIB_XSMM, LIB_ONEDNN } lib_t;
 
+/* B*M*N*K from which a batch of small products that libxsmm would read
+ * from a copy goes to oneDNN instead (~0.2 ms of work: the copy would cost
+ * more than oneDNN's per-call overhead). */
+#define HLX_DOT_BATCH_ONEDNN_WORK (1 << 22)
+
 /* How the library reads one operand: straight from the slot with the
  * given strides, or from a canonical contiguous copy in `type`. */
 typedef struct operand_view_t {
   bool copy;
   hlx_dtype_t type;
   int64_t strides[3]; /* batch, row, column (elements) */
+  int64_t outer_stride; /* of the outer batch (fast_dot_t.Bo > 1) */
 } operand_view_t;
 
 typedef struct fast_dot_t {
@@ -144,6 +155,7 @@ typedef struct fast_dot_t {
   operand_view_t a, b;
   hlx_dtype_t c_type, out;
   int64_t B, M, N, K;
+  int64_t Bo; /* B = Bo outer x B / Bo inner batch entries */
   hlx_xsmm_gemm_t xsmm;
   hlx_onednn_matmul_t* mm;
   int32_t num_post; /* epilogue post-ops; binary ones read in[2], ... */
@@ -188,10 +200,17 @@ static hlx_status_t run_dot_fast(const void* args, void* const* in,
     if (!tc) goto oom;
     C = tc;
   }
-  if (f->lib == LIB_XSMM)
-    hlx_xsmm_gemm_run(&f->xsmm, f->B, A, f->a.strides[0], Bm, f->b.strides[0],
-                      C, f->M * f->N);
-  else if (!f->num_post)
+  if (f->lib == LIB_XSMM) {
+    int64_t bi = f->B / f->Bo;
+    size_t ea = hlx_dtype_size(f->a.type), eb = hlx_dtype_size(f->b.type),
+           ec = hlx_dtype_size(f->c_type);
+    for (int64_t o = 0; o < f->Bo; o++)
+      hlx_xsmm_gemm_run(
+          &f->xsmm, bi, (const char*)A + o * f->a.outer_stride * ea,
+          f->a.strides[0], (const char*)Bm + o * f->b.outer_stride * eb,
+          f->b.strides[0], (char*)C + o * bi * f->M * f->N * ec,
+          f->M * f->N);
+  } else if (!f->num_post)
     st = hlx_onednn_matmul_run(f->mm, A, Bm, C);
   else
     st = run_with_post_ops(f, A, Bm, in, C);
@@ -224,12 +243,28 @@ static bool collapse(const canon_t* c, int32_t lo, int32_t hi,
   return true;
 }
 
-/* Strides for a rows x cols matrix (+ batch) read in place, with size-1
- * dims given the stride of a plain layout. */
-static bool direct_view(const canon_t* c, int32_t nb, int32_t nrow,
-                        int64_t rows, int64_t cols, operand_view_t* v) {
-  int64_t sb, sr, sc;
-  if (!collapse(c, 0, nb, &sb) || !collapse(c, nb, nb + nrow, &sr) ||
+/* The number of leading batch dims that form the outer batch: 0 when
+ * both operands' batch dims collapse into one, else the first split into
+ * two collapsible runs for both, or 0 (copies) when there is none. */
+static int32_t outer_split(const canon_t* l, const canon_t* r, int32_t nb) {
+  int64_t s;
+  if (collapse(l, 0, nb, &s) && collapse(r, 0, nb, &s)) return 0;
+  for (int32_t j = 1; j < nb; j++)
+    if (collapse(l, 0, j, &s) && collapse(l, j, nb, &s) &&
+        collapse(r, 0, j, &s) && collapse(r, j, nb, &s))
+      return j;
+  return 0;
+}
+
+/* Strides for a rows x cols matrix (+ batch, the first no dims of it the
+ * outer batch) read in place, with size-1 dims given the stride of a
+ * plain layout. */
+static bool direct_view(const canon_t* c, int32_t no, int32_t nb,
+                        int32_t nrow, int64_t rows, int64_t cols,
+                        operand_view_t* v) {
+  int64_t so = 0, sb, sr, sc;
+  if (!collapse(c, 0, no, &so) || !collapse(c, no, nb, &sb) ||
+      !collapse(c, nb, nb + nrow, &sr) ||
       !collapse(c, nb + nrow, c->rank, &sc))
     return false;
   if (rows == 1 && cols == 1) {
@@ -244,16 +279,24 @@ static bool direct_view(const canon_t* c, int32_t nb, int32_t nrow,
   v->strides[0] = sb ? sb : rows * cols;
   v->strides[1] = sr;
   v->strides[2] = sc;
+  v->outer_stride = so;
   return true;
 }
 
-static void copy_view(hlx_dtype_t type, int64_t rows, int64_t cols,
-                      operand_view_t* v) {
+/* A canonical copy [Bo, inner, rows, cols], contiguous. */
+static void copy_view(hlx_dtype_t type, int64_t inner, int64_t rows,
+                      int64_t cols, operand_view_t* v) {
   v->copy = true;
   v->type = type;
   v->strides[0] = rows * cols;
   v->strides[1] = cols;
   v->strides[2] = 1;
+  v->outer_stride = inner * rows * cols;
+}
+
+/* libxsmm reads unit column strides with a leading dim >= the width. */
+static bool xsmm_reads(const operand_view_t* v, int64_t cols) {
+  return v->copy || (v->strides[2] == 1 && v->strides[1] >= cols);
 }
 
 static bool is_f32_like(hlx_dtype_t t) {
@@ -296,6 +339,10 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (B < 1 || M < 1 || N < 1 || K < 1) return NULL;
   bool small = hlx_xsmm_is_small(M, N, K);
   if (ep && (small || ot != HLX_DTYPE_F32)) return NULL;
+  /* The outer batch: the first no batch dims. */
+  int32_t no = outer_split(&d->lhs, &d->rhs, nb);
+  int64_t Bo = 1;
+  for (int32_t i = 0; i < no; i++) Bo *= d->lhs.dims[i];
   hlx_dtype_t at, bt, ct;
   if (is_f32_like(lt) && is_f32_like(rt) && is_f32_like(ot)) {
     at = bt = ct = HLX_DTYPE_F32;
@@ -326,20 +373,25 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   f->c_type = ct;
   f->out = ot;
   f->B = B, f->M = M, f->N = N, f->K = K;
+  f->Bo = Bo;
+  int64_t Bi = B / Bo;
   /* lhs canonical: [batch (nb), free, contract]; rhs: [batch, contract,
    * free]. The contract dims are the lhs's last nc dims. */
   int32_t nc = d->nc;
-  bool a_ok = lt == at && direct_view(&d->lhs, nb, d->lhs.rank - nb - nc, M,
-                                      K, &f->a);
-  bool b_ok = rt == bt && direct_view(&d->rhs, nb, nc, K, N, &f->b);
-  if (!a_ok) copy_view(at, M, K, &f->a);
-  if (!b_ok) copy_view(bt, K, N, &f->b);
+  bool a_ok = lt == at && direct_view(&d->lhs, no, nb, d->lhs.rank - nb - nc,
+                                      M, K, &f->a);
+  bool b_ok = rt == bt && direct_view(&d->rhs, no, nb, nc, K, N, &f->b);
+  if (!a_ok) copy_view(at, Bi, M, K, &f->a);
+  if (!b_ok) copy_view(bt, Bi, K, N, &f->b);
+  /* A big batch of small products that libxsmm could only read from a
+   * copy: oneDNN reads it in place, on every thread (f32 only). */
+  if (small && at == HLX_DTYPE_F32 &&
+      (!xsmm_reads(&f->a, K) || !xsmm_reads(&f->b, N)) &&
+      B * M * N * K >= HLX_DOT_BATCH_ONEDNN_WORK)
+    small = false;
   if (small && (at == HLX_DTYPE_F32 || at == HLX_DTYPE_F64)) {
-    /* libxsmm reads unit column strides with a leading dim >= the width */
-    if (!f->a.copy && (f->a.strides[2] != 1 || f->a.strides[1] < K))
-      copy_view(at, M, K, &f->a);
-    if (!f->b.copy && (f->b.strides[2] != 1 || f->b.strides[1] < N))
-      copy_view(bt, K, N, &f->b);
+    if (!xsmm_reads(&f->a, K)) copy_view(at, Bi, M, K, &f->a);
+    if (!xsmm_reads(&f->b, N)) copy_view(bt, Bi, K, N, &f->b);
     if (!hlx_xsmm_gemm_init(&f->xsmm, at, M, N, K, f->a.strides[1],
                             f->b.strides[1], N))
       return NULL;
@@ -348,10 +400,16 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (at == HLX_DTYPE_F64) return NULL;
     f->lib = LIB_ONEDNN;
     hlx_onednn_matmul_desc_t md;
-    hlx_onednn_matmul_desc_init(&md, at, bt, ct, B, M, N, K);
+    hlx_onednn_matmul_desc_init(&md, at, bt, ct, Bi, M, N, K);
     md.threads = c->lm->options.library_threads;
     memcpy(md.a_strides, f->a.strides, sizeof(md.a_strides));
     memcpy(md.b_strides, f->b.strides, sizeof(md.b_strides));
+    if (Bo > 1) {
+      md.outer_batch = Bo;
+      md.outer_strides[0] = f->a.outer_stride;
+      md.outer_strides[1] = f->b.outer_stride;
+      md.outer_strides[2] = Bi * M * N;
+    }
     if (ep) {
       bool ok;
       HLX_RETURN_IF_ERROR(
@@ -363,12 +421,16 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (st && (!f->a.copy || !f->b.copy)) {
       /* Layout oneDNN cannot read fast: copy both into plain order. */
       hlx_status_free(st);
-      copy_view(at, M, K, &f->a);
-      copy_view(bt, K, N, &f->b);
+      copy_view(at, Bi, M, K, &f->a);
+      copy_view(bt, Bi, K, N, &f->b);
       hlx_onednn_matmul_desc_t plain; /* its strides; md keeps post-ops */
-      hlx_onednn_matmul_desc_init(&plain, at, bt, ct, B, M, N, K);
+      hlx_onednn_matmul_desc_init(&plain, at, bt, ct, Bi, M, N, K);
       memcpy(md.a_strides, plain.a_strides, sizeof(md.a_strides));
       memcpy(md.b_strides, plain.b_strides, sizeof(md.b_strides));
+      if (Bo > 1) {
+        md.outer_strides[0] = f->a.outer_stride;
+        md.outer_strides[1] = f->b.outer_stride;
+      }
       st = hlx_onednn_matmul_create(&md, &f->mm);
     }
     if (st) {

@@ -69,6 +69,11 @@ typedef struct hlx_onednn_matmul_desc_t {
    * a FULL operand is laid out like c. */
   int32_t num_post_ops;
   hlx_onednn_post_op_t post_ops[HLX_ONEDNN_MAX_POST_OPS];
+  /* A second batch dim outside `batch` (0 or 1: none): outer entry o of
+   * a, b and c starts o * outer_strides[0 / 1 / 2] elements further, e.g.
+   * attention's [batch, head] when heads interleave with the tokens. */
+  int64_t outer_batch;
+  int64_t outer_strides[3];
 } hlx_onednn_matmul_desc_t;
 
 typedef struct hlx_onednn_matmul_t hlx_onednn_matmul_t;

@@ -45,19 +45,17 @@ static bool matmul_types_ok(const hlx_onednn_matmul_desc_t* d) {
   return false;
 }
 
-static hlx_status_t md3(dnnl_memory_desc_t* md, hlx_dtype_t t, int64_t batch,
-                        int64_t rows, int64_t cols, const int64_t* strides) {
+/* [outer,] [batch,] rows x cols; size-1 batch dims are left out. */
+static hlx_status_t matrix_md(dnnl_memory_desc_t* md, hlx_dtype_t t,
+                              int64_t outer, int64_t outer_stride,
+                              int64_t batch, int64_t rows, int64_t cols,
+                              const int64_t* strides) {
   dnnl_dims_t dims, st;
-  int nd;
-  if (batch == 1) {
-    nd = 2;
-    dims[0] = rows, dims[1] = cols;
-    st[0] = strides[1], st[1] = strides[2];
-  } else {
-    nd = 3;
-    dims[0] = batch, dims[1] = rows, dims[2] = cols;
-    st[0] = strides[0], st[1] = strides[1], st[2] = strides[2];
-  }
+  int nd = 0;
+  if (outer > 1) dims[nd] = outer, st[nd++] = outer_stride;
+  if (batch > 1 || outer > 1) dims[nd] = batch, st[nd++] = strides[0];
+  dims[nd] = rows, st[nd++] = strides[1];
+  dims[nd] = cols, st[nd++] = strides[2];
   HLX_DNNL_TRY(
       dnnl_memory_desc_init_by_strides(md, nd, dims, hlx_dnnl_type(t), st),
       "memory descriptor");
@@ -69,12 +67,13 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
   dnnl_engine_t eng = hlx_dnnl_engine();
   if (!eng)
     return hlx_make_status(HLX_STATUS_INTERNAL, "oneDNN: no CPU engine");
-  HLX_RETURN_IF_ERROR(
-      md3(&mm->a_md, d->a_type, d->batch, d->m, d->k, d->a_strides));
-  HLX_RETURN_IF_ERROR(
-      md3(&mm->b_md, d->b_type, d->batch, d->k, d->n, d->b_strides));
-  HLX_RETURN_IF_ERROR(
-      md3(&mm->c_md, d->c_type, d->batch, d->m, d->n, d->c_strides));
+  int64_t ob = d->outer_batch;
+  HLX_RETURN_IF_ERROR(matrix_md(&mm->a_md, d->a_type, ob, d->outer_strides[0],
+                                d->batch, d->m, d->k, d->a_strides));
+  HLX_RETURN_IF_ERROR(matrix_md(&mm->b_md, d->b_type, ob, d->outer_strides[1],
+                                d->batch, d->k, d->n, d->b_strides));
+  HLX_RETURN_IF_ERROR(matrix_md(&mm->c_md, d->c_type, ob, d->outer_strides[2],
+                                d->batch, d->m, d->n, d->c_strides));
   dnnl_matmul_desc_t md;
   HLX_DNNL_TRY(
       dnnl_matmul_desc_init(&md, &mm->a_md, &mm->b_md, NULL, &mm->c_md),
@@ -125,7 +124,7 @@ hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
   if (!matmul_types_ok(d))
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN matmul: unsupported type combination");
-  if (d->batch < 1 || d->m < 1 || d->n < 1 || d->k < 1)
+  if (d->batch < 1 || d->m < 1 || d->n < 1 || d->k < 1 || d->outer_batch < 0)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "oneDNN matmul: empty dimensions");
   hlx_onednn_matmul_t* mm =

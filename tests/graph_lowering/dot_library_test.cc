@@ -228,6 +228,24 @@ TEST(DotLibraryPath, F32LayoutsMatchReference) {
        "contracting_dims = [1] x [0]", 300},
       {"f64 small (libxsmm)", {5, 9}, {7, 9}, {5, 7}, "f64", "f64", "f64",
        "contracting_dims = [1] x [1]", 9},
+      // Attention with the heads interleaved with the tokens: the batch
+      // dims [batch, head] do not collapse, so they split into an outer and
+      // an inner batch read in place (no copy). Scores Q K^T, then P V.
+      {"attention scores, two batch dims (oneDNN, 4-d strides)",
+       {6, 79, 8, 32}, {6, 79, 8, 32}, {6, 8, 79, 79}, "f32", "f32", "f32",
+       "batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]", 32},
+      {"attention values, two batch dims (oneDNN, column-major both)",
+       {6, 79, 8, 32}, {6, 8, 79, 79}, {6, 8, 32, 79}, "f32", "f32", "f32",
+       "batching_dims = [0, 2] x [0, 1], contracting_dims = [1] x [3]", 79},
+      {"attention scores, small (libxsmm, outer batch loop, rhs copied)",
+       {3, 9, 4, 8}, {3, 9, 4, 8}, {3, 4, 9, 9}, "f32", "f32", "f32",
+       "batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]", 8},
+      {"split batch, both read in place (libxsmm)", {4, 7, 3, 6},
+       {3, 4, 6, 5}, {4, 3, 7, 5}, "f32", "f32", "f32",
+       "batching_dims = [0, 2] x [1, 0], contracting_dims = [3] x [2]", 6},
+      {"split batch, large (oneDNN)", {4, 70, 3, 66}, {3, 4, 66, 65},
+       {4, 3, 70, 65}, "f32", "f32", "f32",
+       "batching_dims = [0, 2] x [1, 0], contracting_dims = [3] x [2]", 66},
   };
   for (const Case& c : cases) Check(c);
 }
