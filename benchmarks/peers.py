@@ -2,7 +2,7 @@
 """numpy and PyTorch on the ops of benchmarks/kernels/elementwise_bench.cc.
 
     /usr/bin/python3 benchmarks/peers.py [--reps 5] [--threads 1,2] [--ulp]
-                                         [--scan-sort]
+                                         [--scan-sort | --gather]
 
 Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
 PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
@@ -16,6 +16,10 @@ With --scan-sort it instead times the peers of benchmarks/kernels/
 scan_sort_bench.cc (milliseconds): cumsum f32 of 4096x4096 along axis 0 and
 axis 1 and of 16M elements, and sort / argsort of 1M random f32 (numpy
 np.sort / np.argsort; PyTorch torch.sort, which returns the indices too).
+With --gather it times the peers of benchmarks/kernels/gather_scatter_bench.cc
+(milliseconds): a gather of 4M random elements of a 16M f32 table (numpy
+np.take; PyTorch index_select and take) and the scatter-add of 4M f32
+updates into it (numpy np.add.at; PyTorch index_add_ and scatter_add_).
 With --ulp it instead reports the peers' max error in f32 ULPs of
 exp / log / tanh / logistic / sin / cos over every 257th f32 bit pattern (normal
 results, against float64), the measure of tests/kernels/simd_elementwise_test.cc.
@@ -216,6 +220,56 @@ def bench_scan_sort_torch(reps, threads):
     return rows
 
 
+GATHER_TABLE, GATHER_N = 16 << 20, 4 << 20
+
+
+def gather_data(lib):
+    """gather_scatter_bench's shapes: a 16M f32 table, 4M random indices
+    (int64: the peers' native index type; hlx's rows use int32), 4M f32
+    updates."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    t = rng.uniform(0.5, 2.0, GATHER_TABLE).astype(np.float32)
+    idx = rng.integers(0, GATHER_TABLE, GATHER_N, dtype=np.int64)
+    u = rng.uniform(0.5, 2.0, GATHER_N).astype(np.float32)
+    if lib == "numpy":
+        return t, idx, u
+    import torch
+    return torch.from_numpy(t), torch.from_numpy(idx), torch.from_numpy(u)
+
+
+def bench_gather_numpy(reps):
+    import numpy as np
+    t, idx, u = gather_data("numpy")
+    y = np.empty(GATHER_N, np.float32)
+    peer = "numpy %s" % np.__version__
+    ops = [("gather take", lambda: np.take(t, idx, out=y)),
+           ("scatter-add add.at", lambda: np.add.at(t, idx, u))]
+    return [row(peer, name, median_time(f, reps), GATHER_N, 0)
+            for name, f in ops]
+
+
+def bench_gather_torch(reps, threads):
+    import torch
+    t, idx, u = gather_data("torch")
+    y = torch.empty(GATHER_N)
+    cap = os.environ.get("ATEN_CPU_CAPABILITY", "default")
+    rows = []
+    for nt in threads:
+        torch.set_num_threads(nt)
+        peer = "torch %s %s %dT" % (torch.__version__, cap, nt)
+        ops = [("gather index_select",
+                lambda: torch.index_select(t, 0, idx, out=y)),
+               ("gather take", lambda: torch.take(t, idx)),
+               ("scatter-add index_add_", lambda: t.index_add_(0, idx, u)),
+               ("scatter-add scatter_add_",
+                lambda: t.scatter_add_(0, idx, u))]
+        with torch.no_grad():
+            rows += [row(peer, name, median_time(f, reps), GATHER_N, 0)
+                     for name, f in ops]
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=5)
@@ -224,8 +278,10 @@ def main():
                     help="report max ULP errors instead of timings")
     ap.add_argument("--scan-sort", action="store_true",
                     help="time cumsum and sort / argsort instead")
+    ap.add_argument("--gather", action="store_true",
+                    help="time gather / scatter-add of 4M random f32")
     ap.add_argument("--child", choices=["torch", "torch-ulp",
-                                        "torch-scan-sort"],
+                                        "torch-scan-sort", "torch-gather"],
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
@@ -238,6 +294,9 @@ def main():
     if args.child == "torch-scan-sort":
         print(json.dumps(bench_scan_sort_torch(args.reps, threads)))
         return
+    if args.child == "torch-gather":
+        print(json.dumps(bench_gather_torch(args.reps, threads)))
+        return
     ensure_packages()
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     if os.path.realpath(sys.executable) != os.path.realpath(py):
@@ -247,6 +306,8 @@ def main():
         print("numpy", json.dumps(max_ulp("numpy")))
     elif args.scan_sort:
         rows = bench_scan_sort_numpy(args.reps)
+    elif args.gather:
+        rows = bench_gather_numpy(args.reps)
     else:
         rows = bench_numpy(args.reps)
     for cap in (None, "avx512"):
@@ -255,7 +316,8 @@ def main():
         if cap:
             env["ATEN_CPU_CAPABILITY"] = cap
         child = ("torch-ulp" if args.ulp else
-                 "torch-scan-sort" if args.scan_sort else "torch")
+                 "torch-scan-sort" if args.scan_sort else
+                 "torch-gather" if args.gather else "torch")
         out = subprocess.run([py, os.path.abspath(__file__), "--child", child,
                               "--reps", str(args.reps), "--threads", args.threads],
                              env=env, capture_output=True, text=True, check=True)
@@ -266,10 +328,10 @@ def main():
             rows += last
     if args.ulp:
         return
-    if args.scan_sort:
-        print("%-32s %-14s %10s %10s" % ("peer", "op", "ms", "Gelem/s"))
+    if args.scan_sort or args.gather:
+        print("%-32s %-24s %10s %10s" % ("peer", "op", "ms", "Gelem/s"))
         for r in rows:
-            print("%-32s %-14s %10.2f %10.3f" % (
+            print("%-32s %-24s %10.2f %10.3f" % (
                 r["peer"], r["op"], r["elems"] / r["gelems"] / 1e6,
                 r["gelems"]))
         return
