@@ -1,13 +1,13 @@
 /* f32 transcendentals evaluated in f32 with FMA for the x86 kernel
  * templates (exp, expm1, log, log1p, tanh, logistic, sin, cos, erf).
- * Included
- * after a folder's vec.h. Contract: error <= 1 ULP against the exact
- * value for every f32 input, subnormal results included; NaN, +-Inf, +-0
- * and denormal inputs give the reference's value (NaN payloads may
+ * Included after a folder's vec.h. Contract: error <= 1 ULP against the
+ * exact value for every f32 input, subnormal results included; NaN, +-Inf,
+ * +-0 and denormal inputs give the reference's value (NaN payloads may
  * differ). Max error over all 2^32 inputs (benchmarks/kernels/
  * vmath_sweep.cc, AVX2 and AVX-512): exp 0.988, expm1 0.829, log
- * 0.885, log1p 0.885, tanh 0.880, logistic 0.822, sin 0.741, cos 0.755,
- * erf 0.925 ULP. The unit test samples every 257th bit pattern and the boundaries
+ * 0.885, log1p 0.885, tanh 0.880 (AVX2; AVX-512's table tanh 0.728, see
+ * vmath_tanh.h), logistic 0.822, sin 0.741, cos 0.755, erf 0.925 ULP. The
+ * unit test samples every 257th bit pattern and the boundaries
  * (tests/kernels/simd_elementwise_test.cc).
  *
  * Shape of each: a Cody-Waite reduction and a minimax polynomial, with the
@@ -228,43 +228,7 @@ HLX_VINLINE vf f32_rcp_residual(vf dh, vf dl, vf* e) {
   return r0;
 }
 
-/* tanh(a), a = |x|: from 0.55 on (tanh >= 1/2), 1 - 2 / D with
- * D = e^{2a} + 1 = (2^q + 1) + 2^q t summed exactly as dh + dl (Fast2Sum;
- * 2^q + 1 is exact to q = 23, and tanh rounds to 1 before its rounding
- * matters), y = 2 / D = 2 r0 (1 + e) rounded once (<= 1/4 ULP of the
- * result as y <= 1/2), then 1 - y rounded: t's error reaches the result
- * weighted by y (1 - y/2) <= 3/8. Below 0.55, a + a^3 P(a^2) (degree-5
- * minimax of the relative error, 2^-29.8, fitted here): the correction
- * is < 12% of the result, so its roundings stay small and the last FMA is
- * the one full rounding; denormals and +-0 come out exact (a^3
- * underflows). Both are evaluated (a per-vector branch mispredicts on
- * mixed inputs). Max 0.880 ULP; NaN flows through (min_raw returns its
- * second operand on NaN). */
-HLX_VINLINE vf f32_tanh(vf x) {
-  vf ax = f32_abs(x);
-  vf a = vf_min_raw(vf_set1(9.5f), ax);
-  vf q;
-  hlx_vmath_i32 qi;
-  vf t = f32_expm1_reduced(vf_add(a, a), &q, &qi, NULL, 1);
-  vf f = vf_pow2i(qi);
-  vf one = vf_set1(1.0f);
-  vf f1 = vf_add(f, one), ft = vf_mul(f, t);
-  vf dh = vf_add(f1, ft);
-  vf dl = vf_add(vf_sub(f1, dh), ft);
-  vf e;
-  vf r2 = f32_rcp_residual(dh, dl, &e);
-  r2 = vf_add(r2, r2);
-  vf r = vf_sub(one, vf_fma(r2, e, r2));
-  vf z = vf_mul(a, a);
-  vf p = vf_set1(-0.006274235434830189f);
-  p = vf_fma(p, z, vf_set1(0.021071676164865494f));
-  p = vf_fma(p, z, vf_set1(-0.05385230854153633f));
-  p = vf_fma(p, z, vf_set1(0.13332585990428925f));
-  p = vf_fma(p, z, vf_set1(-0.33333316445350647f));
-  vf rs = vf_fma(vf_mul(a, z), p, a);
-  r = vf_select(vf_cmp(ax, vf_set1(0.55f), _CMP_LT_OQ), rs, r);
-  return vf_or(r, vf_and(x, vf_set1(-0.0f)));
-}
+#include "kernels/x86/vmath_tanh.h"
 
 /* logistic(x) = n / (1 + E), E = e^{-|x|} = 2^q (1 + t), n = 1 (x >= 0)
  * or E (x < 0). Vectors without a negative lane: 1 / (1 + E) with E

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -328,7 +329,13 @@ TEST_P(SimdUlpSweep, EveryTwoHundredFiftySeventhBitPatternAndBoundaries) {
   std::vector<uint32_t> patterns;
   for (uint64_t bits = 0; bits <= 0xffffffffull; bits += kSweepStride)
     patterns.push_back((uint32_t)bits);
-  for (float b : kBoundaries)
+  std::vector<float> boundaries(std::begin(kBoundaries), std::end(kBoundaries));
+  // tanh's AVX-512 table intervals: quarter binades from 1/16 to 10 (bits
+  // >> 21) and the clamp at 9.1.
+  for (uint32_t q = Bits(0x1p-4f); q <= Bits(10.0f); q += 1u << 21)
+    boundaries.push_back(FromBits(q));
+  boundaries.push_back(9.1f);
+  for (float b : boundaries)
     for (float sb : {b, -b})
       for (int d = -64; d <= 64; d++) patterns.push_back(Bits(sb) + (uint32_t)d);
   for (uint32_t nan : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7f800000u,
