@@ -11,7 +11,9 @@
  * at the element width, which leaves column c in new[c]. The tiles
  * (tr_tile_x8_ymm, tr_tile_x16_ymm) visit the networks so that each output row is
  * completed (both 32-byte halves of a 64-byte line) by consecutive calls:
- * full lines for the write-combining buffers when streaming. */
+ * full lines for the write-combining buffers when streaming. Network loops
+ * are unrolled by pragma so v[] and t[] stay in registers (see
+ * kernels/x86/avx512/transpose.c). */
 #ifndef HLX_KERNELS_X86_TRANSPOSE_TILES_H_
 #define HLX_KERNELS_X86_TRANSPOSE_TILES_H_
 
@@ -47,14 +49,19 @@ HLX_TR_INLINE void tr_net(const uint8_t* x, int64_t xs, uint8_t* y,
                           int64_t ys, int bits) {
   const int n = 128 / bits;
   __m256i v[16], t[16];
+  #pragma GCC unroll 16
   for (int k = 0; k < n; k++) v[k] = tr_load_pair(x + k * xs, x + (k + n) * xs);
+  #pragma GCC unroll 16
   for (int round = 1; round < n; round *= 2) {
+    #pragma GCC unroll 16
     for (int k = 0; k < n / 2; k++) {
       t[2 * k] = tr_unpack(v[k], v[k + n / 2], bits, false);
       t[2 * k + 1] = tr_unpack(v[k], v[k + n / 2], bits, true);
     }
+    #pragma GCC unroll 16
     for (int k = 0; k < n; k++) v[k] = t[k];
   }
+  #pragma GCC unroll 16
   for (int c = 0; c < n; c++) _mm256_storeu_si256((__m256i*)(y + c * ys), v[c]);
 }
 
@@ -111,7 +118,9 @@ HLX_TR_INLINE void tr_tile_small(const uint8_t* x, int64_t xs, uint8_t* y,
   tr_stage(x, xs, rows, buf);
   uint8_t* d = nt ? obuf : y;
   int64_t ds = nt ? 64 : ys;
+  #pragma GCC unroll 16
   for (int cg = 0; cg < rows; cg += n)
+    #pragma GCC unroll 16
     for (int rg = 0; rg < rows; rg += 2 * n)
       tr_net(buf + rg * 64 + cg * es, 64, d + cg * ds + rg * es, ds, bits);
   if (nt) tr_unstage(obuf, rows, y, ys, true);

@@ -1,7 +1,10 @@
 /* Transpose tiles, AVX2 build: 4- and 8-byte elements in 32-byte registers
  * (8x8 and 4x4 networks, four to a tile so each output row of a tile is a
  * whole 64-byte line: 16x16 and 8x8 tiles), 1- and 2-byte elements from
- * kernels/x86/transpose_tiles.h. */
+ * kernels/x86/transpose_tiles.h. The network loops are unrolled by pragma
+ * for the reason given in kernels/x86/avx512/transpose.c; the staging
+ * loops and the loop over a tile's networks are not (unrolling those
+ * measured slower). */
 #include "kernels/x86/avx2/vec.h"
 #include <stdbool.h>
 
@@ -14,12 +17,15 @@
 HLX_TR_INLINE void tile_x32_8(const uint32_t* x, int64_t xs, uint32_t* y,
                               int64_t ys, bool nt) {
   __m256 r[8], t[8];
+  #pragma GCC unroll 16
   for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps((const float*)(x + k * xs));
+  #pragma GCC unroll 16
   for (int k = 0; k < 4; k++) {
     t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
     t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
   }
   /* R[4k+m] lane L = column 4L+m of rows 4k..4k+3. */
+  #pragma GCC unroll 16
   for (int k = 0; k < 2; k++) {
     __m256d a = _mm256_castps_pd(t[4 * k]), b = _mm256_castps_pd(t[4 * k + 2]);
     __m256d c = _mm256_castps_pd(t[4 * k + 1]), d = _mm256_castps_pd(t[4 * k + 3]);
@@ -28,6 +34,7 @@ HLX_TR_INLINE void tile_x32_8(const uint32_t* x, int64_t xs, uint32_t* y,
     r[4 * k + 2] = _mm256_castpd_ps(_mm256_unpacklo_pd(c, d));
     r[4 * k + 3] = _mm256_castpd_ps(_mm256_unpackhi_pd(c, d));
   }
+  #pragma GCC unroll 16
   for (int m = 0; m < 4; m++) {
     tr_store256(y + m * ys,
                 _mm256_castps_si256(_mm256_permute2f128_ps(r[m], r[4 + m], 0x20)), nt);
@@ -40,6 +47,7 @@ HLX_TR_INLINE void tile_x32_8(const uint32_t* x, int64_t xs, uint32_t* y,
 HLX_TR_INLINE void tile_x64_4(const uint64_t* x, int64_t xs, uint64_t* y,
                               int64_t ys, bool nt) {
   __m256i r[4];
+  #pragma GCC unroll 16
   for (int k = 0; k < 4; k++) r[k] = _mm256_loadu_si256((const __m256i*)(x + k * xs));
   __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
   __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);

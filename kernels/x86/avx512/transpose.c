@@ -1,7 +1,12 @@
 /* Transpose tiles, AVX-512 build, in 64-byte registers (each output row a
  * whole line): 16x16 of 4-byte and 8x8 of 8-byte elements; 32x32 of 2-byte
  * and 64x64 of 1-byte elements by pairing rows into elements twice as
- * wide. */
+ * wide.
+ *
+ * The register loops carry `#pragma GCC unroll`: at -O2 GCC leaves them
+ * rolled, which keeps r[] and t[] in stack memory (a load and a store
+ * around every shuffle); unrolled they live in registers, 3x the tile rate
+ * in L1 and 1.2-1.5x the 64 MiB transposes (benchmarks/RESULTS.md). */
 #include "kernels/x86/avx512/vec.h"
 #include <stdbool.h>
 
@@ -38,10 +43,12 @@ HLX_TR_INLINE void tr16_regs(__m512i r[16], uint32_t* y, int64_t ys,
   __m512i t[16];
   /* Within each 128-bit lane L: interleave pairs of rows, then pairs of
    * pairs; after this R[4k+m] lane L holds column 4L+m of rows 4k..4k+3. */
+  #pragma GCC unroll 16
   for (int k = 0; k < 8; k++) {
     t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
     t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
   }
+  #pragma GCC unroll 16
   for (int k = 0; k < 4; k++) {
     r[4 * k + 0] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
     r[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
@@ -49,9 +56,11 @@ HLX_TR_INLINE void tr16_regs(__m512i r[16], uint32_t* y, int64_t ys,
     r[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
   }
   /* Output row 4L+m = lane L of R[m], R[4+m], R[8+m], R[12+m]. */
+  #pragma GCC unroll 16
   for (int m = 0; m < 4; m++) {
     __m512i o[4];
     lanes4x4(r[m], r[4 + m], r[8 + m], r[12 + m], o);
+    #pragma GCC unroll 4
     for (int L = 0; L < 4; L++) tile_store(y + (4 * L + m) * ys, o[L], nt);
   }
 }
@@ -59,6 +68,7 @@ HLX_TR_INLINE void tr16_regs(__m512i r[16], uint32_t* y, int64_t ys,
 HLX_TR_INLINE void tile_x32_16(const uint32_t* x, int64_t xs, uint32_t* y,
                                int64_t ys, bool nt) {
   __m512i r[16];
+  #pragma GCC unroll 16
   for (int k = 0; k < 16; k++) r[k] = _mm512_loadu_si512(x + k * xs);
   tr16_regs(r, y, ys, nt);
 }
@@ -87,6 +97,7 @@ HLX_TR_INLINE void tile_x16_32(const uint16_t* x, int64_t xs, uint16_t* y,
                                int64_t ys, bool nt) {
   __m512i e[16];
   _Alignas(64) uint32_t odd[16 * 16];
+  #pragma GCC unroll 16
   for (int i = 0; i < 16; i++) {
     __m512i o;
     pair_rows(_mm512_loadu_si512(x + 2 * i * xs),
@@ -95,6 +106,7 @@ HLX_TR_INLINE void tile_x16_32(const uint16_t* x, int64_t xs, uint16_t* y,
   }
   /* Output row 2j (2-byte units) is 4-byte row j of stride ys. */
   tr16_regs(e, (uint32_t*)y, ys, nt);
+  #pragma GCC unroll 16
   for (int i = 0; i < 16; i++) e[i] = _mm512_load_si512(odd + 16 * i);
   tr16_regs(e, (uint32_t*)(y + ys), ys, nt);
 }
@@ -104,6 +116,7 @@ HLX_TR_INLINE void tile_x16_32(const uint16_t* x, int64_t xs, uint16_t* y,
 HLX_TR_INLINE void tile_x8_64(const uint8_t* x, int64_t xs, uint8_t* y,
                               int64_t ys, bool nt) {
   _Alignas(64) uint16_t even[32 * 32], odd[32 * 32];
+  #pragma GCC unroll 16
   for (int i = 0; i < 32; i++) {
     __m512i e, o;
     pair_rows(_mm512_loadu_si512(x + 2 * i * xs),
