@@ -220,6 +220,29 @@ hlx_status_t hlx_fusion_analyze(const hlx_block_t* b, int32_t num_values,
   return hlx_fusion_analyze_ex(b, num_values, skip, reduce_ok, NULL, NULL, out);
 }
 
+/* A dot_general whose result's one use is a transpose: the group [dot,
+ * transpose] (head = the dot) lets the lowering write the product in the
+ * transposed order instead of making a second pass over it. */
+static int32_t transposed_dot(const hlx_block_t* b, int32_t o,
+                              const unsigned char* skip, const int32_t* uses,
+                              const int32_t* taken, int32_t* mem) {
+  const hlx_op_t* op = b->ops[o];
+  if (op->code != HLX_OP_DOT_GENERAL || op->num_results != 1) return 0;
+  const hlx_value_t* v = op->results[0];
+  if (v->id < 0 || uses[v->id] != 1) return 0;
+  for (int32_t q = o + 1; q < b->num_ops; q++) {
+    const hlx_op_t* t = b->ops[q];
+    if (!op_reads(t, v)) continue;
+    if (t->code != HLX_OP_TRANSPOSE || t->num_operands != 1 ||
+        t->num_regions || taken[q] >= 0 || (skip && skip[q]))
+      return 0;
+    mem[0] = o;
+    mem[1] = q;
+    return 2;
+  }
+  return 0;
+}
+
 /* Epilogue groups of b, numbered from 0; returns their count. */
 static int32_t epilogue_groups(const hlx_block_t* b, const unsigned char* skip,
                                const int32_t* uses, hlx_fusion_epilogue_fn fn,
@@ -228,6 +251,7 @@ static int32_t epilogue_groups(const hlx_block_t* b, const unsigned char* skip,
   for (int32_t o = b->num_ops - 1; o >= 0; o--) {
     if (f->group_of[o] >= 0 || (skip && skip[o])) continue;
     int32_t k = fn(ctx, b, o, uses, f->group_of, mem, HLX_FUSION_MAX_MEMBERS);
+    if (k < 2) k = transposed_dot(b, o, skip, uses, f->group_of, mem);
     bool ok = k >= 2;
     for (int32_t m = 0; m < k && ok; m++)
       ok = mem[m] >= 0 && mem[m] < b->num_ops && f->group_of[mem[m]] < 0 &&

@@ -44,7 +44,8 @@ typedef struct hlx_fusion_t {
   int32_t* member;
   /* Per group: op index of the library op (convolution, dot_general) whose
    * result the group's other members post-process (an epilogue group, see
-   * hlx_fusion_epilogue_fn), or -1 for an elementwise group. */
+   * hlx_fusion_epilogue_fn, or a dot_general and the transpose that is
+   * its result's one use), or -1 for an elementwise group. */
   int32_t* head;
 } hlx_fusion_t;
 

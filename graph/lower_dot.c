@@ -25,6 +25,7 @@
  * empty dims): operands are copied into canonical order, widened into a
  * compute type (f32 / f64 / s64 / c64 / c128), multiplied by the reference
  * batched matmul and narrowed into the result's element type. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,7 @@ typedef struct fast_dot_t {
   hlx_dtype_t c_type, out;
   int64_t B, M, N, K;
   int64_t Bo; /* B = Bo outer x B / Bo inner batch entries */
+  bool swap;  /* oneDNN computes C^T = B^T A^T (a column-major result) */
   hlx_xsmm_gemm_t xsmm;
   hlx_onednn_matmul_t* mm;
   int32_t num_post; /* epilogue post-ops; binary ones read in[2], ... */
@@ -210,6 +212,8 @@ static hlx_status_t run_dot_fast(const void* args, void* const* in,
           f->a.strides[0], (const char*)Bm + o * f->b.outer_stride * eb,
           f->b.strides[0], (char*)C + o * bi * f->M * f->N * ec,
           f->M * f->N);
+  } else if (f->swap) {
+    st = hlx_onednn_matmul_run(f->mm, Bm, A, C);
   } else if (!f->num_post)
     st = hlx_onednn_matmul_run(f->mm, A, Bm, C);
   else
@@ -246,12 +250,17 @@ static bool collapse(const canon_t* c, int32_t lo, int32_t hi,
 /* The number of leading batch dims that form the outer batch: 0 when
  * both operands' batch dims collapse into one, else the first split into
  * two collapsible runs for both, or 0 (copies) when there is none. */
-static int32_t outer_split(const canon_t* l, const canon_t* r, int32_t nb) {
+static bool splits_at(const canon_t* c, int32_t j, int32_t nb) {
   int64_t s;
-  if (collapse(l, 0, nb, &s) && collapse(r, 0, nb, &s)) return 0;
-  for (int32_t j = 1; j < nb; j++)
-    if (collapse(l, 0, j, &s) && collapse(l, j, nb, &s) &&
-        collapse(r, 0, j, &s) && collapse(r, j, nb, &s))
+  return collapse(c, 0, j, &s) && collapse(c, j, nb, &s);
+}
+
+/* (The result too when it is written with strides: cv.) */
+static int32_t outer_split(const canon_t* l, const canon_t* r,
+                           const canon_t* cv, int32_t nb) {
+  for (int32_t j = 0; j < nb; j++)
+    if (splits_at(l, j, nb) && splits_at(r, j, nb) &&
+        (!cv || splits_at(cv, j, nb)))
       return j;
   return 0;
 }
@@ -326,12 +335,55 @@ static hlx_status_t epilogue_inputs(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return NULL;
 }
 
+/* Swaps the row and column strides of a view (its matrix transposed). */
+static void transpose_view(operand_view_t* v) {
+  int64_t t = v->strides[1];
+  v->strides[1] = v->strides[2];
+  v->strides[2] = t;
+}
+
+/* The matmul descriptor for f's views and the result view cv; with
+ * f->swap, the product C^T = B^T A^T (a and b trade places). */
+static hlx_status_t onednn_desc(hlx_lower_ctx_t* c, const fast_dot_t* f,
+                                const operand_view_t* cv, hlx_dtype_t at,
+                                hlx_dtype_t bt, hlx_dtype_t ct, int64_t Bi,
+                                hlx_onednn_matmul_desc_t* md) {
+  operand_view_t a = f->a, b = f->b, cc = *cv;
+  int64_t M = f->M, N = f->N;
+  if (f->swap) {
+    operand_view_t t = a;
+    a = b, b = t;
+    transpose_view(&a);
+    transpose_view(&b);
+    transpose_view(&cc);
+    hlx_dtype_t tt = at;
+    at = bt, bt = tt;
+    M = f->N, N = f->M;
+  }
+  hlx_onednn_matmul_desc_init(md, at, bt, ct, Bi, M, N, f->K);
+  md->threads = c->lm->options.library_threads;
+  memcpy(md->a_strides, a.strides, sizeof(md->a_strides));
+  memcpy(md->b_strides, b.strides, sizeof(md->b_strides));
+  memcpy(md->c_strides, cc.strides, sizeof(md->c_strides));
+  if (f->Bo > 1) {
+    md->outer_batch = f->Bo;
+    md->outer_strides[0] = a.outer_stride;
+    md->outer_strides[1] = b.outer_stride;
+    md->outer_strides[2] = cc.outer_stride;
+  }
+  return NULL;
+}
+
 /* Tries the library path; *done = false leaves the op to the reference.
  * With ep (graph/lower_epilogue.h), only oneDNN with the post-ops will do,
- * and the task writes ep->last's result. */
+ * and the task writes ep->last's result. With tr (the transpose that is
+ * the result's one use; cv: the result's canonical dims at the strides
+ * tr's layout gives them), only oneDNN writing that layout will do, and
+ * the task writes tr's result. */
 static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                const dot_args_t* d, int32_t nb,
-                               const hlx_epilogue_t* ep, bool* done) {
+                               const hlx_epilogue_t* ep, const hlx_op_t* tr,
+                               const canon_t* cv, bool* done) {
   *done = false;
   if (getenv("HLX_DOT_REFERENCE")) return NULL; /* A/B switch for tests */
   hlx_dtype_t lt = d->lhs.dtype, rt = d->rhs.dtype, ot = d->out;
@@ -340,7 +392,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   bool small = hlx_xsmm_is_small(M, N, K);
   if (ep && (small || ot != HLX_DTYPE_F32)) return NULL;
   /* The outer batch: the first no batch dims. */
-  int32_t no = outer_split(&d->lhs, &d->rhs, nb);
+  int32_t no = outer_split(&d->lhs, &d->rhs, cv, nb);
   int64_t Bo = 1;
   for (int32_t i = 0; i < no; i++) Bo *= d->lhs.dims[i];
   hlx_dtype_t at, bt, ct;
@@ -383,6 +435,19 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   bool b_ok = rt == bt && direct_view(&d->rhs, no, nb, nc, K, N, &f->b);
   if (!a_ok) copy_view(at, Bi, M, K, &f->a);
   if (!b_ok) copy_view(bt, Bi, K, N, &f->b);
+  operand_view_t cvw; /* the result's view; plain without tr */
+  copy_view(ct, Bi, M, N, &cvw);
+  if (cv) {
+    if (ct != ot || !direct_view(cv, no, nb, d->lhs.rank - nb - nc, M, N,
+                                 &cvw))
+      return NULL;
+    if (cvw.strides[2] != 1) {
+      /* column-major: C^T = B^T A^T is row-major */
+      if (cvw.strides[1] != 1) return NULL;
+      f->swap = true;
+    }
+    small = false;
+  }
   /* A big batch of small products that libxsmm could only read from a
    * copy: oneDNN reads it in place, on every thread (f32 only). */
   if (small && at == HLX_DTYPE_F32 &&
@@ -400,16 +465,8 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (at == HLX_DTYPE_F64) return NULL;
     f->lib = LIB_ONEDNN;
     hlx_onednn_matmul_desc_t md;
-    hlx_onednn_matmul_desc_init(&md, at, bt, ct, Bi, M, N, K);
-    md.threads = c->lm->options.library_threads;
-    memcpy(md.a_strides, f->a.strides, sizeof(md.a_strides));
-    memcpy(md.b_strides, f->b.strides, sizeof(md.b_strides));
-    if (Bo > 1) {
-      md.outer_batch = Bo;
-      md.outer_strides[0] = f->a.outer_stride;
-      md.outer_strides[1] = f->b.outer_stride;
-      md.outer_strides[2] = Bi * M * N;
-    }
+    HLX_RETURN_IF_ERROR(
+        onednn_desc(c, f, &cvw, at, bt, ct, Bi, &md));
     if (ep) {
       bool ok;
       HLX_RETURN_IF_ERROR(
@@ -424,13 +481,10 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       copy_view(at, Bi, M, K, &f->a);
       copy_view(bt, Bi, K, N, &f->b);
       hlx_onednn_matmul_desc_t plain; /* its strides; md keeps post-ops */
-      hlx_onednn_matmul_desc_init(&plain, at, bt, ct, Bi, M, N, K);
+      HLX_RETURN_IF_ERROR(onednn_desc(c, f, &cvw, at, bt, ct, Bi, &plain));
       memcpy(md.a_strides, plain.a_strides, sizeof(md.a_strides));
       memcpy(md.b_strides, plain.b_strides, sizeof(md.b_strides));
-      if (Bo > 1) {
-        md.outer_strides[0] = f->a.outer_stride;
-        md.outer_strides[1] = f->b.outer_stride;
-      }
+      memcpy(md.outer_strides, plain.outer_strides, sizeof(md.outer_strides));
       st = hlx_onednn_matmul_create(&md, &f->mm);
     }
     if (st) {
@@ -443,11 +497,21 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
   for (int32_t i = 0; i < npost_in; i++) in[2 + i] = post_in[i];
-  HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
+  HLX_RETURN_IF_ERROR(
+      hlx_lower_out(c, ep ? ep->last : tr ? tr : op, 0, &out));
   *done = true;
   if (ep) {
     if (!hlx_plan_add_task(c->plan, ep->name, run_dot_fast, f, 2 + npost_in,
                            in, 1, &out))
+      return hlx_status_oom();
+  } else if (tr) {
+    char name[96];
+    if (tr->line > 0)
+      snprintf(name, sizeof name, "%s+transpose at %d:%d", op->name,
+               tr->line, tr->col);
+    else
+      snprintf(name, sizeof name, "%s+transpose", op->name);
+    if (!hlx_plan_add_task(c->plan, name, run_dot_fast, f, 2, in, 1, &out))
       return hlx_status_oom();
   } else {
     HLX_RETURN_IF_ERROR(
@@ -508,14 +572,44 @@ static hlx_dtype_t compute_type(hlx_dtype_t t) {
   return HLX_DTYPE_S64;
 }
 
+/* The result's canonical dims with the strides the layout of tr (a
+ * transpose of the result) gives them; false when tr does not fit. */
+static bool transposed_result(const hlx_op_t* tr, const hlx_type_t* o,
+                              canon_t* cv) {
+  const hlx_type_t* t = hlx_static_tensor(tr->results[0]);
+  int64_t perm[HLX_MAX_RANK];
+  int32_t np;
+  if (!t || t->rank != o->rank ||
+      !hlx_attr_int_list(hlx_op_attr(tr, "permutation"), perm, HLX_MAX_RANK,
+                         &np) ||
+      np != o->rank)
+    return false;
+  int64_t ts[HLX_MAX_RANK];
+  hlx_row_major_strides(t->rank, t->dims, ts);
+  bool seen[HLX_MAX_RANK] = {false};
+  for (int32_t i = 0; i < np; i++) {
+    if (perm[i] < 0 || perm[i] >= np || seen[perm[i]] ||
+        t->dims[i] != o->dims[perm[i]])
+      return false;
+    seen[perm[i]] = true;
+    cv->strides[perm[i]] = ts[i];
+  }
+  cv->dtype = o->dtype;
+  cv->rank = o->rank;
+  memcpy(cv->dims, o->dims, sizeof(int64_t) * (size_t)o->rank);
+  return true;
+}
+
 /* With ep: the product and its epilogue on oneDNN, or nothing
- * (*ep_done = false). */
+ * (*ep_done = false); likewise with tr, the product written in the order
+ * of that transpose of the result. */
 static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                      const int64_t* lb, int32_t nlb,
                                      const int64_t* rb, int32_t nrb,
                                      const int64_t* lc, int32_t nlc,
                                      const int64_t* rc, int32_t nrc,
-                                     const hlx_epilogue_t* ep, bool* ep_done) {
+                                     const hlx_epilogue_t* ep,
+                                     const hlx_op_t* tr, bool* ep_done) {
   const hlx_type_t* l = hlx_static_tensor(op->operands[0]);
   const hlx_type_t* r = hlx_static_tensor(op->operands[1]);
   const hlx_type_t* o = hlx_static_tensor(op->results[0]);
@@ -608,9 +702,15 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->K = K;
   a->nc = nlc;
   bool done = false;
+  canon_t cv;
+  if (tr && !transposed_result(tr, o, &cv)) {
+    *ep_done = false;
+    return NULL;
+  }
   if (!a->lhs_q && !a->out_q)
-    HLX_RETURN_IF_ERROR(lower_fast(c, op, a, nlb, ep, &done));
-  if (ep) {
+    HLX_RETURN_IF_ERROR(
+        lower_fast(c, op, a, nlb, ep, tr, tr ? &cv : NULL, &done));
+  if (ep || tr) {
     *ep_done = done;
     return NULL;
   }
@@ -621,7 +721,7 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
 static hlx_status_t lower_dot_general_ep(hlx_lower_ctx_t* c,
                                          const hlx_op_t* op,
                                          const hlx_epilogue_t* ep,
-                                         bool* ep_done) {
+                                         const hlx_op_t* tr, bool* ep_done) {
   const hlx_attr_t* dn = hlx_op_attr(op, "dot_dimension_numbers");
   if (!dn || dn->kind != HLX_ATTR_STRUCT)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -649,19 +749,28 @@ static hlx_status_t lower_dot_general_ep(hlx_lower_ctx_t* c,
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C11) precision_config must have 2 entries, has %d",
                         pc->kind == HLX_ATTR_ARRAY ? pc->count : -1);
-  return lower_dot_common(c, op, lb, nlb, rb, nrb, lc, nlc, rc, nrc, ep,
+  return lower_dot_common(c, op, lb, nlb, rb, nrb, lc, nlc, rc, nrc, ep, tr,
                           ep_done);
 }
 
 static hlx_status_t lower_dot_general(hlx_lower_ctx_t* c, const hlx_op_t* op) {
-  return lower_dot_general_ep(c, op, NULL, NULL);
+  return lower_dot_general_ep(c, op, NULL, NULL, NULL);
 }
 
 hlx_status_t hlx_lower_dot_epilogue(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     const hlx_epilogue_t* ep, bool* done) {
   *done = false;
   if (op->code != HLX_OP_DOT_GENERAL) return NULL;
-  return lower_dot_general_ep(c, op, ep, done);
+  return lower_dot_general_ep(c, op, ep, NULL, done);
+}
+
+hlx_status_t hlx_lower_dot_transposed(hlx_lower_ctx_t* c, const hlx_op_t* dot,
+                                      const hlx_op_t* tr, bool* done) {
+  *done = false;
+  if (dot->code != HLX_OP_DOT_GENERAL || tr->num_operands != 1 ||
+      tr->operands[0] != dot->results[0] || getenv("HLX_NO_DOT_TRANSPOSE"))
+    return NULL;
+  return lower_dot_general_ep(c, dot, NULL, tr, done);
 }
 
 /* Legacy dot: vector/matrix products contracting lhs's last dim with rhs's
@@ -675,7 +784,7 @@ static hlx_status_t lower_dot(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "operands must be vectors or matrices");
   int64_t lc = l->rank - 1, rc = 0;
-  return lower_dot_common(c, op, NULL, 0, NULL, 0, &lc, 1, &rc, 1, NULL,
+  return lower_dot_common(c, op, NULL, 0, NULL, 0, &lc, 1, &rc, 1, NULL, NULL,
                           NULL);
 }
 

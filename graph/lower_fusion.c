@@ -361,7 +361,13 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    const struct hlx_fusion_t* f, int32_t g,
                                    bool* done) {
   *done = false;
-  if (f->head[g] >= 0) return hlx_lower_epilogue_group(c, blk, f, g, done);
+  if (f->head[g] >= 0) {
+    const hlx_op_t* h = blk->ops[f->head[g]];
+    const hlx_op_t* r = blk->ops[f->root[g]];
+    if (h->code == HLX_OP_DOT_GENERAL && r->code == HLX_OP_TRANSPOSE)
+      return hlx_lower_dot_transposed(c, h, r, done);
+    return hlx_lower_epilogue_group(c, blk, f, g, done);
+  }
   const int32_t* mem = f->member + f->start[g];
   int32_t nm = f->start[g + 1] - f->start[g];
   /* An absorbed reduce is the last member; the elementwise root precedes. */

@@ -238,5 +238,11 @@ bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op);
 hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    const struct hlx_fusion_t* f, int32_t g,
                                    bool* done) HLX_MUST_USE;
+/* graph/lower_dot.c: the dot_general `dot` writing its product in the
+ * order of `tr`, the transpose that is its result's one use (a fusion
+ * group); *done = false when the library cannot write that layout. */
+hlx_status_t hlx_lower_dot_transposed(hlx_lower_ctx_t* c, const hlx_op_t* dot,
+                                      const hlx_op_t* tr,
+                                      bool* done) HLX_MUST_USE;
 
 #endif /* HLX_GRAPH_LOWER_INTERNAL_H_ */
