@@ -23,6 +23,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/gather_scatter.h"
 #include "kernels/reduce.h"
+#include "kernels/scan.h"
 #include "kernels/simd.h"
 #include "kernels/window.h"
 
@@ -111,6 +112,15 @@ hlx_pool2d_select_fn hlx_pool2d_select_kernel_for_isa(hlx_compare_dir_t dir,
 /* The pooling variant compiled for exactly `isa` (NULL if none/unusable). */
 hlx_pool2d_fn hlx_pool2d_kernel_for_isa(hlx_reduce_op_t op, bool nhwc,
                                         hlx_isa_t isa);
+
+/* hlx_ref_scan (kernels/scan.h) with f32 sums along the innermost axis
+ * run by the best variant of kernels/scan_kernels.inc (another summation
+ * order, bounded in kernels/scan.h); same return contract. The variant
+ * compiled for exactly `isa`: hlx_scan_add_f32_kernel (NULL if none). */
+bool hlx_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
+              const void* in, const void* init, void* out,
+              const hlx_parallel_t* par);
+hlx_scan_add_f32_fn hlx_scan_add_f32_kernel(hlx_isa_t isa);
 
 /* hlx_ref_gather / hlx_ref_scatter with dispatched fast paths for the
  * embedding pattern: a 2-D operand whose dim-0 rows are picked by int32/

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "benchmarks/kernels/huge_pages.h"
+#include "kernels/dispatch.h" /* hlx_scan */
 #include "kernels/scan.h"
 #include "kernels/sort.h"
 #include "kernels/sort_radix.h"

@@ -1,16 +1,15 @@
-/* Linear-time cumulative scans (see kernels/scan.h). Portable C: the
+/* Linear-time cumulative scans (see kernels/scan.h), the reference: portable
+ * C, the oracle of the ISA kernels (kernels/scan_kernels.inc), which
+ * hlx_scan_with plugs in for f32 sums along the innermost axis. The
  * column-block rows are fixed-width loops the compiler vectorises at -O2;
  * the innermost-axis case scans 8 lines at once (8 dependency chains in
- * flight), skewed against cache-set and 4K aliasing. Every output is computed in the same
- * order as one line alone. */
+ * flight), skewed against cache-set and 4K aliasing. Every output is
+ * computed in the same order as one line alone. */
 #include "kernels/scan.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 enum {
   kLines = 8,
@@ -183,114 +182,6 @@ INT_SCANS(uint16_t, u16)
 INT_SCANS(uint32_t, u32)
 INT_SCANS(uint64_t, u64)
 
-/* f32 sums along the innermost axis: a running carry plus the in-register
- * prefix of each 4-lane block (GNU vector extensions: SSE2 / NEON), two
- * blocks per step so the carry's dependency chain is one add per 8
- * elements. The order differs from the reference's (see kernels/scan.h). */
-#if defined(__GNUC__) && !defined(__clang__)
-typedef float v4f __attribute__((vector_size(16)));
-typedef int32_t v4i __attribute__((vector_size(16)));
-
-/* Lane i = v[0] + ... + v[i]; -0 pads the shifts so x + pad == x. */
-static inline v4f prefix4(v4f v) {
-#if defined(__SSE2__) /* byte shifts: GCC does not find them for floats */
-  const __m128 pad1 = _mm_set_ps(0.0f, 0.0f, 0.0f, -0.0f);
-  const __m128 pad2 = _mm_set_ps(0.0f, 0.0f, -0.0f, -0.0f);
-  __m128 x = (__m128)v;
-  x = _mm_add_ps(
-      x, _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(x), 4)),
-                   pad1));
-  x = _mm_add_ps(
-      x, _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(x), 8)),
-                   pad2));
-  return (v4f)x;
-#else
-  const v4f z = {-0.0f, -0.0f, -0.0f, -0.0f};
-  v = v + __builtin_shuffle(z, v, (v4i){0, 4, 5, 6});
-  return v + __builtin_shuffle(z, v, (v4i){0, 1, 4, 5});
-#endif
-}
-static inline v4f last4(v4f v) { return __builtin_shuffle(v, (v4i){3, 3, 3, 3}); }
-static inline v4f rev4(v4f v) { return __builtin_shuffle(v, (v4i){3, 2, 1, 0}); }
-static inline v4f load4(const float* p) {
-  v4f v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline void store4(float* p, v4f v) { memcpy(p, &v, sizeof v); }
-/* Non-temporal stores for outputs larger than the last-level cache (no
- * read-for-ownership of lines written whole); 16-byte aligned p. */
-#if defined(__SSE2__)
-static inline void store4_nt(float* p, v4f v) { _mm_stream_ps(p, (__m128)v); }
-static inline void stream_fence(void) { _mm_sfence(); }
-#else
-static inline void store4_nt(float* p, v4f v) { store4(p, v); }
-static inline void stream_fence(void) {}
-#endif
-
-static void line_add_f32(const float* x, float* y, int64_t n, float init,
-                         bool rev, bool stream) {
-  v4f c = {init, init, init, init};
-  if (!rev) {
-    int64_t i = 0;
-    stream = stream && ((uintptr_t)y & 15) == 0;
-    for (; i + 8 <= n; i += 8) {
-      v4f p0 = prefix4(load4(x + i)), p1 = prefix4(load4(x + i + 4));
-      v4f t0 = last4(p0), t1 = last4(p1);
-      v4f o0 = c + p0, o1 = (c + t0) + p1;
-      if (stream) {
-        store4_nt(y + i, o0);
-        store4_nt(y + i + 4, o1);
-      } else {
-        store4(y + i, o0);
-        store4(y + i + 4, o1);
-      }
-      c = c + (t0 + t1);
-    }
-    float a = c[0];
-    for (; i < n; i++) y[i] = a = a + x[i];
-    return;
-  }
-  int64_t j = n; /* elements [j, n) done */
-  stream = stream && ((uintptr_t)(y + n) & 15) == 0;
-  for (; j >= 8; j -= 8) {
-    v4f p1 = prefix4(rev4(load4(x + j - 4)));
-    v4f p0 = prefix4(rev4(load4(x + j - 8)));
-    v4f t1 = last4(p1), t0 = last4(p0);
-    v4f o1 = rev4(c + p1), o0 = rev4((c + t1) + p0);
-    if (stream) {
-      store4_nt(y + j - 4, o1);
-      store4_nt(y + j - 8, o0);
-    } else {
-      store4(y + j - 4, o1);
-      store4(y + j - 8, o0);
-    }
-    c = c + (t1 + t0);
-  }
-  float a = c[0];
-  for (int64_t i = j - 1; i >= 0; i--) y[i] = a = x[i] + a;
-}
-
-static void scan_add_f32_blocked(const void* vin, void* vout,
-                                 const hlx_scan_t* s, const void* vinit,
-                                 int64_t u0, int64_t u1) {
-  if (s->inner != 1) {
-    scan_add_f32(vin, vout, s, vinit, u0, u1);
-    return;
-  }
-  float init;
-  memcpy(&init, vinit, sizeof init);
-  bool stream = s->outer * s->n >= kStreamElems;
-  for (int64_t l = u0 * kLines; l < u1 * kLines && l < s->outer; l++)
-    line_add_f32((const float*)vin + l * s->n, (float*)vout + l * s->n, s->n,
-                 init, s->reverse, stream);
-  if (stream) stream_fence();
-}
-#define SCAN_ADD_F32 scan_add_f32_blocked
-#else
-#define SCAN_ADD_F32 scan_add_f32
-#endif
-
 #define PICK_FLOAT(SFX)                        \
   switch (op) {                                \
     case HLX_REDUCE_ADD: return scan_add_##SFX; \
@@ -314,7 +205,6 @@ static void scan_add_f32_blocked(const void* vin, void* vout,
 static scan_fn scan_kernel(hlx_reduce_op_t op, hlx_dtype_t t) {
   switch (t) {
     case HLX_DTYPE_F32:
-      if (op == HLX_REDUCE_ADD) return SCAN_ADD_F32;
       PICK_FLOAT(f32)
     case HLX_DTYPE_F64: PICK_FLOAT(f64)
     case HLX_DTYPE_S8: PICK_INT(s8)
@@ -360,8 +250,22 @@ bool hlx_window_as_scan(const hlx_window_t* w, hlx_scan_t* s) {
   return true;
 }
 
+/* Units of kLines lines through an ISA kernel for f32 sums along the
+ * innermost axis. */
+static void add_f32_units(hlx_scan_add_f32_fn fn, const hlx_scan_t* s,
+                          const void* vin, void* vout, const void* vinit,
+                          int64_t u0, int64_t u1) {
+  float init;
+  memcpy(&init, vinit, sizeof init);
+  int64_t l0 = u0 * kLines, l1 = u1 * kLines < s->outer ? u1 * kLines : s->outer;
+  if (l0 < l1)
+    fn((const float*)vin + l0 * s->n, (float*)vout + l0 * s->n, l1 - l0, s->n,
+       init, s->reverse, s->outer * s->n >= kStreamElems);
+}
+
 typedef struct scan_job_t {
   scan_fn fn;
+  hlx_scan_add_f32_fn add_f32; /* instead of fn when set */
   const void* in;
   void* out;
   const hlx_scan_t* s;
@@ -370,12 +274,16 @@ typedef struct scan_job_t {
 
 static void run_units(void* arg, size_t begin, size_t end) {
   const scan_job_t* j = arg;
-  j->fn(j->in, j->out, j->s, j->init, (int64_t)begin, (int64_t)end);
+  if (j->add_f32)
+    add_f32_units(j->add_f32, j->s, j->in, j->out, j->init, (int64_t)begin,
+                  (int64_t)end);
+  else
+    j->fn(j->in, j->out, j->s, j->init, (int64_t)begin, (int64_t)end);
 }
 
-bool hlx_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
-              const void* in, const void* init, void* out,
-              const hlx_parallel_t* par) {
+bool hlx_scan_with(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
+                   const void* in, const void* init, void* out,
+                   const hlx_parallel_t* par, hlx_scan_add_f32_fn add_f32) {
   scan_fn fn = scan_kernel(op, t);
   if (!fn) return false;
   /* init folded with itself must stay init (the holes' contribution). */
@@ -396,7 +304,15 @@ bool hlx_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
   size_t grain = per_unit >= kParallelElems
                      ? 1
                      : (size_t)(kParallelElems / per_unit);
-  scan_job_t job = {fn, in, out, s, init};
+  bool vector_add = add_f32 && t == HLX_DTYPE_F32 && op == HLX_REDUCE_ADD &&
+                    s->inner == 1;
+  scan_job_t job = {fn, vector_add ? add_f32 : NULL, in, out, s, init};
   hlx_parallel_for(par, (size_t)units, grain, run_units, &job);
   return true;
+}
+
+bool hlx_ref_scan(hlx_reduce_op_t op, hlx_dtype_t t, const hlx_scan_t* s,
+                  const void* in, const void* init, void* out,
+                  const hlx_parallel_t* par) {
+  return hlx_scan_with(op, t, s, in, init, out, par, NULL);
 }

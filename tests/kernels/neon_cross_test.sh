@@ -51,7 +51,7 @@ for p in "${pids[@]}"; do wait "$p"; done
 # Each test must have run at least one NEON case: the variant lists really
 # hold NEON entries on AArch64.
 fails=0
-for family in elementwise elementwise_ext reduce transpose window gather_scatter; do
+for family in elementwise elementwise_ext reduce transpose window gather_scatter scan; do
   bin="$WORK/simd_${family}_test"
   "$CXX" "${CXXFLAGS[@]}" "$ROOT/tests/kernels/simd_${family}_test.cc" \
     "${objs[@]}" "$WORK/gtest-all.o" "$WORK/gtest_main.o" -o "$bin" -lpthread -lm

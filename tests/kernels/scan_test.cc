@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/dispatch.h" /* hlx_scan */
 #include "kernels/scan.h"
 #include "kernels/window.h"
 

@@ -1,0 +1,142 @@
+/* f32 cumulative sums along the innermost axis (list:
+ * kernels/scan_kernels.inc), shared by the ISA folders; included once by
+ * kernels/x86/<isa>/scan.c and kernels/arm/neon/scan.c after that folder's
+ * vec.h.
+ *
+ * Each line: a running carry (broadcast in every lane) plus the in-register
+ * inclusive prefix of each VF_N-element block (log2(VF_N) shift-and-add
+ * steps), two blocks per step so the carry's dependency chain is one add
+ * per 2 * VF_N elements; the tail (< 2 * VF_N elements) continues the carry
+ * one element at a time. Reverse scans run the same on lane-reversed
+ * blocks from the end. out[i] depends only on x[0..i] (x[i..n-1] reversed),
+ * so NaN and Inf reach exactly the outputs they reach in the sequential
+ * order; only the rounding differs (bound: kernels/scan.h). With `stream`,
+ * lines whose blocks are vector-aligned are written with non-temporal
+ * stores (outputs larger than the last-level cache: no read for
+ * ownership). */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/scan.h"
+
+/* The lane shuffles the scan needs, per ISA (vec.h has no lane shifts):
+ * sc_prefix (lane i = v[0] + ... + v[i], shifted-in lanes never change a
+ * value, -0 included), sc_last (the last lane in every lane), sc_rev. */
+#if V_BYTES == 64
+HLX_VINLINE vf sc_shift_add(vf v, int k, __mmask16 keep_low) {
+  /* lanes >= k gain v[i - k]: valignd brings v up by k lanes */
+  const __m512i z = _mm512_setzero_si512();
+  __m512i s;
+  switch (k) {
+    case 1: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 15); break;
+    case 2: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 14); break;
+    case 4: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 12); break;
+    default: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 8); break;
+  }
+  return _mm512_mask_add_ps(v, (__mmask16)~keep_low, v, _mm512_castsi512_ps(s));
+}
+HLX_VINLINE vf sc_prefix(vf v) {
+  v = sc_shift_add(v, 1, 0x0001);
+  v = sc_shift_add(v, 2, 0x0003);
+  v = sc_shift_add(v, 4, 0x000F);
+  return sc_shift_add(v, 8, 0x00FF);
+}
+HLX_VINLINE vf sc_last(vf v) {
+  return _mm512_permutexvar_ps(_mm512_set1_epi32(15), v);
+}
+HLX_VINLINE vf sc_rev(vf v) {
+  return _mm512_permutexvar_ps(
+      _mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      v);
+}
+#elif V_BYTES == 32 && defined(__AVX2__)
+/* Byte shifts stay within 128-bit halves: prefix each half, then add the
+ * low half's total to the high half. OR-ing -0 into the shifted-in zero
+ * lanes makes them -0, and x + (-0) == x for every x. */
+HLX_VINLINE vf sc_prefix(vf v) {
+  const __m256 pad1 = _mm256_setr_ps(-0.0f, 0, 0, 0, -0.0f, 0, 0, 0);
+  const __m256 pad2 = _mm256_setr_ps(-0.0f, -0.0f, 0, 0, -0.0f, -0.0f, 0, 0);
+  const __m256 pad4 = _mm256_setr_ps(-0.0f, -0.0f, -0.0f, -0.0f, 0, 0, 0, 0);
+  __m256i b = _mm256_castps_si256(v);
+  v = _mm256_add_ps(v, _mm256_or_ps(_mm256_castsi256_ps(_mm256_slli_si256(b, 4)), pad1));
+  b = _mm256_castps_si256(v);
+  v = _mm256_add_ps(v, _mm256_or_ps(_mm256_castsi256_ps(_mm256_slli_si256(b, 8)), pad2));
+  __m256 t = _mm256_permute_ps(v, 0xFF);   /* each half's lane 3 */
+  t = _mm256_permute2f128_ps(t, t, 0x08);  /* low: zero, high: low's total */
+  return _mm256_add_ps(v, _mm256_or_ps(t, pad4));
+}
+HLX_VINLINE vf sc_last(vf v) {
+  return _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7));
+}
+HLX_VINLINE vf sc_rev(vf v) {
+  return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+#elif defined(__aarch64__)
+HLX_VINLINE vf sc_prefix(vf v) {
+  const float32x4_t z = vdupq_n_f32(-0.0f);
+  v = vaddq_f32(v, vextq_f32(z, v, 3)); /* -0, v0, v1, v2 */
+  return vaddq_f32(v, vextq_f32(z, v, 2)); /* -0, -0, v0, v1 */
+}
+HLX_VINLINE vf sc_last(vf v) { return vdupq_laneq_f32(v, 3); }
+HLX_VINLINE vf sc_rev(vf v) {
+  float32x4_t r = vrev64q_f32(v); /* v1 v0 v3 v2 */
+  return vextq_f32(r, r, 2);
+}
+#else
+#error "kernels/x86/scan_impl.h: no lane shuffles for this vector layer"
+#endif
+
+HLX_VINLINE void sc_store(float* p, vf v, bool stream) {
+  if (stream)
+    vf_stream(p, v);
+  else
+    vf_storeu(p, v);
+}
+
+static void sc_line_fwd(const float* x, float* y, int64_t n, float init,
+                        bool stream) {
+  vf c = vf_set1(init);
+  int64_t i = 0;
+  stream = stream && ((uintptr_t)y % V_BYTES) == 0;
+  for (; i + 2 * VF_N <= n; i += 2 * VF_N) {
+    vf p0 = sc_prefix(vf_loadu(x + i)), p1 = sc_prefix(vf_loadu(x + i + VF_N));
+    vf t0 = sc_last(p0), t1 = sc_last(p1);
+    sc_store(y + i, vf_add(c, p0), stream);
+    sc_store(y + i + VF_N, vf_add(vf_add(c, t0), p1), stream);
+    c = vf_add(c, vf_add(t0, t1));
+  }
+  float a = vf_first(c);
+  for (; i < n; i++) y[i] = a = a + x[i];
+}
+
+static void sc_line_rev(const float* x, float* y, int64_t n, float init,
+                        bool stream) {
+  vf c = vf_set1(init);
+  int64_t j = n; /* elements [j, n) done */
+  stream = stream && ((uintptr_t)(y + n) % V_BYTES) == 0;
+  for (; j >= 2 * VF_N; j -= 2 * VF_N) {
+    vf p1 = sc_prefix(sc_rev(vf_loadu(x + j - VF_N)));
+    vf p0 = sc_prefix(sc_rev(vf_loadu(x + j - 2 * VF_N)));
+    vf t1 = sc_last(p1), t0 = sc_last(p0);
+    sc_store(y + j - VF_N, sc_rev(vf_add(c, p1)), stream);
+    sc_store(y + j - 2 * VF_N, sc_rev(vf_add(vf_add(c, t1), p0)), stream);
+    c = vf_add(c, vf_add(t1, t0));
+  }
+  float a = vf_first(c);
+  for (int64_t i = j - 1; i >= 0; i--) y[i] = a = x[i] + a;
+}
+
+void HLX_SFX(hlx_f32_scan_add_lines)(const float* x, float* y, int64_t lines,
+                                     int64_t n, float init, bool reverse,
+                                     bool stream) {
+  /* Reverse scans take the lines last first: one descending stream over
+   * the block instead of a jump forward at every line start. */
+  for (int64_t k = 0; k < lines; k++) {
+    int64_t l = reverse ? lines - 1 - k : k;
+    if (reverse)
+      sc_line_rev(x + l * n, y + l * n, n, init, stream);
+    else
+      sc_line_fwd(x + l * n, y + l * n, n, init, stream);
+  }
+  if (stream) v_sfence();
+}
