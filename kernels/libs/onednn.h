@@ -44,6 +44,7 @@ typedef enum hlx_onednn_post_kind_t {
   HLX_ONEDNN_POST_RELU, /* max(x, 0) */
   HLX_ONEDNN_POST_LOGISTIC,
   HLX_ONEDNN_POST_TANH,
+  HLX_ONEDNN_POST_SWISH, /* x * logistic(x) (silu) */
 } hlx_onednn_post_kind_t;
 typedef enum hlx_onednn_post_shape_t {
   HLX_ONEDNN_OPERAND_NONE,
@@ -196,6 +197,14 @@ void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r);
 /* The descriptor the object was created from. */
 const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(const hlx_onednn_conv_t* cv);
 const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);
+/* What a run copies into or out of the primitive's own layouts:
+ * HLX_ONEDNN_REORDER_SRC / _DST (0: oneDNN reads src and writes dst in the
+ * descriptor's layouts). A lone layer in plain layouts avoids them where
+ * oneDNN has a fast kernel for that (1x1 convolutions, the first layer's
+ * few input features: onednn_conv.c). Runs reuse one workspace per calling
+ * thread for these copies and the scratchpad. */
+enum { HLX_ONEDNN_REORDER_SRC = 1, HLX_ONEDNN_REORDER_DST = 2 };
+int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv);
 
 #ifdef __cplusplus
 }

@@ -269,19 +269,26 @@ hlx_status_t hlx_dnnl_add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
       case HLX_ONEDNN_POST_TANH:
         alg = dnnl_eltwise_tanh;
         break;
+      case HLX_ONEDNN_POST_SWISH:
+        alg = dnnl_eltwise_swish;
+        break;
       default:
         s = dnnl_invalid_arguments;
         continue;
     }
     if (op->kind >= HLX_ONEDNN_POST_RELU) {
-      s = dnnl_post_ops_append_eltwise(po, 1.0f, alg, 0.0f, 0.0f);
+      float alpha = op->kind == HLX_ONEDNN_POST_SWISH ? 1.0f : 0.0f;
+      s = dnnl_post_ops_append_eltwise(po, 1.0f, alg, alpha, 0.0f);
       continue;
     }
-    if (op->shape == HLX_ONEDNN_OPERAND_FULL) {
+    /* A whole-tensor multiply is a binary post-op reading it like dst
+     * (matmul only: see lower_epilogue.c). */
+    if (op->shape == HLX_ONEDNN_OPERAND_FULL &&
+        op->kind != HLX_ONEDNN_POST_MUL) {
       /* A whole tensor: oneDNN's sum post-op adds what dst holds before
        * the call (the run copies the operand there); binary post-ops on a
        * whole tensor push convolutions onto slow generic kernels. */
-      if (op->kind == HLX_ONEDNN_POST_MUL || *full >= 0) {
+      if (*full >= 0) {
         s = dnnl_unimplemented;
         continue;
       }
