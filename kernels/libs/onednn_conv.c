@@ -1,5 +1,8 @@
 /* oneDNN f32 forward convolution (onednn.h): user layouts reordered to
- * the primitive's, packed weights, Winograd on request, post-ops. */
+ * the primitive's (or read as they are where oneDNN has a fast kernel for
+ * them: plain_pins), packed weights, Winograd on request, post-ops; runs
+ * take their reorder buffers and scratchpad from a per-thread workspace. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +48,36 @@ static void pick_wino_4x3(dnnl_primitive_desc_t* pd, const_dnnl_op_desc_t od,
     dnnl_primitive_desc_destroy(c);
   } while (dnnl_primitive_desc_iterator_next(it) == dnnl_success);
   dnnl_primitive_desc_iterator_destroy(it);
+}
+
+/* Which of src (PIN_SRC) / dst (PIN_DST) to ask for in the caller's own
+ * layout for a lone layer (neither side blocked by the plan): a reorder
+ * into the blocked layout and back costs a 1x1 layer a quarter of its
+ * time. Measured (benchmarks/RESULTS.md, conv_bench and issue 6):
+ *   - a 1x1 stride-1 unpadded convolution is a matmul per image; oneDNN
+ *     runs it on plain (nchw) src and dst as one gemm with no copy, as fast
+ *     as its blocked kernel from 13x13 outputs on, slower below (7x7);
+ *   - with few input features (the first layer: 3), oneDNN's direct
+ *     kernel reads nchw src itself (dst stays blocked): the src reorder
+ *     goes, and an im2col gemm kernel is refused (PIN_PLAIN). */
+enum { PIN_SRC = 1, PIN_DST = 2, PIN_PLAIN = 4 };
+enum { POINTWISE_MIN_OUT = 128, FIRST_LAYER_MAX_IN = 4 };
+
+static int32_t plain_pins(const hlx_onednn_conv_desc_t* d) {
+  if (d->src_blocked || d->dst_blocked || d->transposed || d->winograd ||
+      d->groups != 1)
+    return 0;
+  bool pointwise = true;
+  int64_t out = 1;
+  for (int32_t i = 0; i < d->num_spatial; i++) {
+    pointwise &= d->kernel_spatial[i] == 1 && d->stride[i] == 1 &&
+                 d->pad_lo[i] == 0 && d->out_spatial[i] == d->in_spatial[i];
+    out *= d->out_spatial[i];
+  }
+  if (pointwise && out >= POINTWISE_MIN_OUT)
+    return PIN_SRC | PIN_DST | PIN_PLAIN;
+  if (d->in_features <= FIRST_LAYER_MAX_IN) return PIN_SRC | PIN_PLAIN;
+  return 0;
 }
 
 static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
@@ -100,86 +133,99 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
     HLX_RETURN_IF_ERROR(hlx_dnnl_blocked_md(&cv->src_user, 2 + ns, sd));
   if (d->dst_blocked)
     HLX_RETURN_IF_ERROR(hlx_dnnl_blocked_md(&cv->dst_user, 2 + ns, dd));
-  /* A blocked src/dst is asked for as it is (no reorder); if oneDNN has
-   * no fast kernel for that, the primitive picks its own layout again. */
-  bool pinned = d->src_blocked || d->dst_blocked;
-retry:;
-  dnnl_memory_desc_t sa, wa, da;
-  HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
-                                            dnnl_format_tag_any),
-               "src descriptor");
-  HLX_DNNL_TRY(
-      dnnl_memory_desc_init_by_tag(&wa, wnd, wd, dnnl_f32, dnnl_format_tag_any),
-      "weights descriptor");
-  HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
-                                            dnnl_format_tag_any),
-               "dst descriptor");
-  if (pinned && d->src_blocked) sa = cv->src_user;
-  if (pinned && d->dst_blocked) da = cv->dst_user;
   if (d->has_bias) {
     dnnl_dims_t bd = {d->out_features};
     HLX_DNNL_TRY(
         dnnl_memory_desc_init_by_tag(&cv->bias_md, 1, bd, dnnl_f32, dnnl_a),
         "bias descriptor");
   }
-  dnnl_convolution_desc_t cd;
-  dnnl_deconvolution_desc_t dcd;
-  if (d->transposed)
-    HLX_DNNL_TRY(
-        dnnl_dilated_deconvolution_forward_desc_init(
-            &dcd, dnnl_forward_inference, dnnl_deconvolution_direct, &sa, &wa,
-            d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl, pr),
-        "deconvolution descriptor");
-  else
-    HLX_DNNL_TRY(
-        dnnl_dilated_convolution_forward_desc_init(
-            &cd, dnnl_forward_inference,
-            d->winograd ? dnnl_convolution_winograd : dnnl_convolution_direct,
-            &sa, &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
-            pr),
-        "convolution descriptor");
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = hlx_dnnl_user_scratchpad_attr();
-  if (!attr) return hlx_status_oom();
-  if (d->num_post_ops < 0 || d->num_post_ops > HLX_ONEDNN_MAX_POST_OPS) {
-    dnnl_primitive_attr_destroy(attr);
+  if (d->num_post_ops < 0 || d->num_post_ops > HLX_ONEDNN_MAX_POST_OPS)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "oneDNN convolution: %d post-ops", d->num_post_ops);
-  }
-  hlx_status_t pst =
-      hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 2 + ns, dd, ds,
-                            1, cv->post_md, &cv->sum_index);
-  if (pst) {
-    dnnl_primitive_attr_destroy(attr);
-    return pst;
-  }
-  hlx_dnnl_scope_t scope;
-  hlx_dnnl_scope_enter(&scope, d->threads);
-  const_dnnl_op_desc_t od = d->transposed ? (const_dnnl_op_desc_t)&dcd : &cd;
-  dnnl_status_t s = dnnl_primitive_desc_create(&pd, od, attr, eng, NULL);
-  if (s == dnnl_success && d->winograd && ns == 2 &&
-      d->out_spatial[0] * d->out_spatial[1] >= 28 * 28)
-    pick_wino_4x3(&pd, od, attr, eng);
-  hlx_dnnl_scope_leave(&scope, d->threads);
-  dnnl_primitive_attr_destroy(attr);
-  if (s != dnnl_success && pinned) {
-    pinned = false;
-    goto retry;
-  }
-  if (s != dnnl_success) return hlx_dnnl_error(s, "convolution descriptor");
-  hlx_dnnl_scratch_query(pd, &cv->scratch);
-  if (hlx_dnnl_is_ref_impl(pd, cv->impl, sizeof(cv->impl))) {
-    dnnl_primitive_desc_destroy(pd);
-    if (pinned) {
-      pinned = false;
-      goto retry;
+  /* Attempts, first that gives a fast kernel wins: src/dst in the
+   * caller's layout where that avoids reorders (plain_pins), a blocked
+   * src/dst as it is (no reorder), then every layout oneDNN's choice. */
+  int32_t pins[3], np = 0;
+  int32_t plain = plain_pins(d);
+  if (plain) pins[np++] = plain;
+  if (d->src_blocked || d->dst_blocked)
+    pins[np++] = (d->src_blocked ? PIN_SRC : 0) | (d->dst_blocked ? PIN_DST : 0);
+  pins[np++] = 0;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_status_t s = dnnl_unimplemented;
+  for (int32_t at = 0; at < np && !pd; at++) {
+    dnnl_memory_desc_t sa, wa, da;
+    HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
+                                              dnnl_format_tag_any),
+                 "src descriptor");
+    HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&wa, wnd, wd, dnnl_f32,
+                                              dnnl_format_tag_any),
+                 "weights descriptor");
+    HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&da, 2 + ns, dd, dnnl_f32,
+                                              dnnl_format_tag_any),
+                 "dst descriptor");
+    if (pins[at] & PIN_SRC) sa = cv->src_user;
+    if (pins[at] & PIN_DST) da = cv->dst_user;
+    dnnl_convolution_desc_t cd;
+    dnnl_deconvolution_desc_t dcd;
+    if (d->transposed)
+      HLX_DNNL_TRY(
+          dnnl_dilated_deconvolution_forward_desc_init(
+              &dcd, dnnl_forward_inference, dnnl_deconvolution_direct, &sa,
+              &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil, pl,
+              pr),
+          "deconvolution descriptor");
+    else
+      HLX_DNNL_TRY(
+          dnnl_dilated_convolution_forward_desc_init(
+              &cd, dnnl_forward_inference,
+              d->winograd ? dnnl_convolution_winograd
+                          : dnnl_convolution_direct,
+              &sa, &wa, d->has_bias ? &cv->bias_md : NULL, &da, strides, dil,
+              pl, pr),
+          "convolution descriptor");
+    dnnl_primitive_attr_t attr = hlx_dnnl_user_scratchpad_attr();
+    if (!attr) return hlx_status_oom();
+    hlx_status_t pst =
+        hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 2 + ns, dd,
+                              ds, 1, cv->post_md, &cv->sum_index);
+    if (pst) {
+      dnnl_primitive_attr_destroy(attr);
+      return pst;
     }
-    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
-                           "oneDNN: only a reference convolution here");
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, d->threads);
+    const_dnnl_op_desc_t od =
+        d->transposed ? (const_dnnl_op_desc_t)&dcd : &cd;
+    s = dnnl_primitive_desc_create(&pd, od, attr, eng, NULL);
+    if (s == dnnl_success && d->winograd && ns == 2 &&
+        d->out_spatial[0] * d->out_spatial[1] >= 28 * 28)
+      pick_wino_4x3(&pd, od, attr, eng);
+    hlx_dnnl_scope_leave(&scope, d->threads);
+    dnnl_primitive_attr_destroy(attr);
+    if (s != dnnl_success) {
+      pd = NULL;
+      continue;
+    }
+    /* a reference kernel, or (plain src only) the im2col gemm one, is
+     * slower than reorders around a fast kernel */
+    bool slow = hlx_dnnl_is_ref_impl(pd, cv->impl, sizeof(cv->impl)) ||
+                (pins[at] == (PIN_SRC | PIN_PLAIN) && strstr(cv->impl, "gemm"));
+    if (slow && at + 1 < np) {
+      dnnl_primitive_desc_destroy(pd);
+      pd = NULL;
+    } else if (slow) {
+      dnnl_primitive_desc_destroy(pd);
+      return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                             "oneDNN: only a reference convolution here");
+    }
   }
+  if (!pd) return hlx_dnnl_error(s, "convolution descriptor");
+  hlx_dnnl_scratch_query(pd, &cv->scratch);
   cv->src_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
   cv->wei_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   cv->dst_prim = *dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+  hlx_dnnl_scope_t scope;
   hlx_dnnl_scope_enter(&scope, d->threads);
   s = dnnl_primitive_create(&cv->conv, pd);
   hlx_dnnl_scope_leave(&scope, d->threads);
@@ -271,35 +317,105 @@ const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv) {
   return cv->impl;
 }
 
+int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv) {
+  return (cv->src_reorder ? HLX_ONEDNN_REORDER_SRC : 0) |
+         (cv->dst_reorder ? HLX_ONEDNN_REORDER_DST : 0);
+}
+
 size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
   return dnnl_memory_desc_get_size(&cv->wei_prim);
 }
 
-/* Runs `prim` with (from, to) on a fresh stream with the budget, and a
- * scratchpad when sc asks for one. */
+/* ---- per-thread workspace ----
+ * A run's src/dst in the primitive's layout, its weights reordered per run
+ * and the scratchpads come from one buffer per calling thread, kept
+ * between runs and grown when a bigger convolution needs more: a fresh
+ * multi-MB buffer per run costs page faults every time. A buffer is freed
+ * when its thread exits; every buffer is also on a process-wide list so
+ * that leak checkers see the main thread's as reachable. */
+typedef struct workspace_t {
+  struct workspace_t *prev, *next;
+  size_t bytes;
+  void* data; /* 64-byte aligned */
+} workspace_t;
+
+static pthread_key_t g_ws_key;
+static bool g_ws_key_ok;
+static pthread_once_t g_ws_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t g_ws_mu = PTHREAD_MUTEX_INITIALIZER;
+static workspace_t g_ws_all = {&g_ws_all, &g_ws_all, 0, NULL};
+
+static void ws_destroy(void* p) {
+  workspace_t* w = p;
+  pthread_mutex_lock(&g_ws_mu);
+  w->prev->next = w->next;
+  w->next->prev = w->prev;
+  pthread_mutex_unlock(&g_ws_mu);
+  free(w->data);
+  free(w);
+}
+
+static void ws_init(void) {
+  g_ws_key_ok = pthread_key_create(&g_ws_key, ws_destroy) == 0;
+}
+
+/* The calling thread's workspace of at least `bytes` (contents undefined),
+ * or NULL when memory runs out. */
+static void* ws_get(size_t bytes) {
+  pthread_once(&g_ws_once, ws_init);
+  if (!g_ws_key_ok) return NULL;
+  workspace_t* w = pthread_getspecific(g_ws_key);
+  if (!w) {
+    w = calloc(1, sizeof(*w));
+    if (!w) return NULL;
+    if (pthread_setspecific(g_ws_key, w) != 0) {
+      free(w);
+      return NULL;
+    }
+    pthread_mutex_lock(&g_ws_mu);
+    w->next = g_ws_all.next;
+    w->prev = &g_ws_all;
+    g_ws_all.next->prev = w;
+    g_ws_all.next = w;
+    pthread_mutex_unlock(&g_ws_mu);
+  }
+  if (w->bytes < bytes) {
+    free(w->data);
+    w->bytes = 0;
+    w->data = hlx_dnnl_aligned_buffer(bytes);
+    if (!w->data) return NULL;
+    w->bytes = bytes;
+  }
+  return w->data;
+}
+
+/* Bytes of a workspace part, whole 64-byte lines. */
+static size_t ws_part(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/* Runs `prim` with (from, to) on `stream` with the budget and, when sc
+ * asks for one, the scratchpad at `scratch`. */
 static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
                            dnnl_stream_t stream, const dnnl_memory_desc_t* fmd,
                            const void* from, const dnnl_memory_desc_t* tmd,
-                           void* to, const hlx_dnnl_scratch_t* sc) {
+                           void* to, const hlx_dnnl_scratch_t* sc,
+                           void* scratch) {
   hlx_dnnl_mem_list_t ml = {.n = 0};
   dnnl_memory_t fm, tm, xm;
   dnnl_status_t s;
-  void* scratch = sc && sc->bytes ? hlx_dnnl_aligned_buffer(sc->bytes) : NULL;
-  if (sc && sc->bytes && !scratch) return dnnl_out_of_memory;
+  bool sp = sc && sc->bytes;
   if ((s = hlx_dnnl_mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
       (s = hlx_dnnl_mem_add(&ml, tmd, to, &tm)) == dnnl_success &&
-      (!scratch ||
-       (s = hlx_dnnl_mem_add(&ml, &sc->md, scratch, &xm)) == dnnl_success)) {
+      (!sp || (s = hlx_dnnl_mem_add(&ml, &sc->md, scratch, &xm)) ==
+                  dnnl_success)) {
     dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
-    if (scratch) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+    if (sp) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
     hlx_dnnl_scope_t scope;
     hlx_dnnl_scope_enter(&scope, cv->d.threads);
-    s = dnnl_primitive_execute(prim, stream, scratch ? 3 : 2, args);
+    s = dnnl_primitive_execute(prim, stream, sp ? 3 : 2, args);
     if (s == dnnl_success) s = dnnl_stream_wait(stream);
     hlx_dnnl_scope_leave(&scope, cv->d.threads);
   }
   hlx_dnnl_mem_free(&ml);
-  free(scratch);
   return s;
 }
 
@@ -309,13 +425,20 @@ hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
     memcpy(packed, weights, dnnl_memory_desc_get_size(&cv->wei_prim));
     return NULL;
   }
+  void* scratch = NULL;
+  if (cv->wei_scratch.bytes) {
+    scratch = hlx_dnnl_aligned_buffer(cv->wei_scratch.bytes);
+    if (!scratch) return hlx_status_oom();
+  }
   dnnl_stream_t stream;
-  HLX_DNNL_TRY(
-      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
-      "stream");
-  dnnl_status_t s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-                          &cv->wei_prim, packed, &cv->wei_scratch);
-  dnnl_stream_destroy(stream);
+  dnnl_status_t s =
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags);
+  if (s == dnnl_success) {
+    s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
+              &cv->wei_prim, packed, &cv->wei_scratch, scratch);
+    dnnl_stream_destroy(stream);
+  }
+  free(scratch);
   return s == dnnl_success ? NULL : hlx_dnnl_error(s, "weights reorder");
 }
 
@@ -329,97 +452,82 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
                                     const float* src, const float* weights,
                                     const void* packed, const float* bias,
                                     const void* const* post_args, float* dst) {
-  void* sbuf = NULL;
-  void* wbuf = NULL;
-  void* dbuf = NULL;
-  void* scratch = NULL;
+  /* workspace parts: src, weights, weights-reorder scratch, dst, scratch */
+  bool wre = !packed && cv->wei_reorder;
+  size_t part[5] = {
+      cv->src_reorder ? ws_part(dnnl_memory_desc_get_size(&cv->src_prim)) : 0,
+      wre ? ws_part(dnnl_memory_desc_get_size(&cv->wei_prim)) : 0,
+      wre ? ws_part(cv->wei_scratch.bytes) : 0,
+      cv->dst_reorder ? ws_part(dnnl_memory_desc_get_size(&cv->dst_prim)) : 0,
+      ws_part(cv->scratch.bytes)};
+  size_t total = 0;
+  for (int i = 0; i < 5; i++) total += part[i];
+  unsigned char* ws = total ? ws_get(total) : NULL;
+  if (total && !ws) return hlx_status_oom();
+  void* buf[5];
+  for (int i = 0; i < 5; i++) {
+    buf[i] = part[i] ? ws : NULL;
+    ws += part[i];
+  }
   dnnl_stream_t stream = NULL;
   hlx_dnnl_mem_list_t ml = {.n = 0};
-  hlx_status_t st = NULL;
   dnnl_status_t s =
       dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags);
   if (s != dnnl_success) return hlx_dnnl_error(s, "stream");
   const void* sp = src;
   const void* wp = packed ? packed : weights;
-  void* dp = dst;
+  void* dp = cv->dst_reorder ? buf[3] : dst;
   if (cv->src_reorder) {
-    sbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->src_prim));
-    if (!sbuf) goto oom;
     s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
-              sbuf, NULL);
-    if (s != dnnl_success) goto fail;
-    sp = sbuf;
+              buf[0], NULL, NULL);
+    if (s != dnnl_success) goto done;
+    sp = buf[0];
   }
-  if (!packed && cv->wei_reorder) {
-    wbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->wei_prim));
-    if (!wbuf) goto oom;
+  if (wre) {
     s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-              &cv->wei_prim, wbuf, &cv->wei_scratch);
-    if (s != dnnl_success) goto fail;
-    wp = wbuf;
+              &cv->wei_prim, buf[1], &cv->wei_scratch, buf[2]);
+    if (s != dnnl_success) goto done;
+    wp = buf[1];
   }
-  if (cv->dst_reorder) {
-    dbuf = hlx_dnnl_aligned_buffer(dnnl_memory_desc_get_size(&cv->dst_prim));
-    if (!dbuf) goto oom;
-    dp = dbuf;
+  dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
+  if ((s = hlx_dnnl_mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
+      (s = hlx_dnnl_mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
+      (s = hlx_dnnl_mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success ||
+      (buf[4] && (s = hlx_dnnl_mem_add(&ml, &cv->scratch.md, buf[4], &xm)) !=
+                     dnnl_success) ||
+      (cv->d.has_bias &&
+       (s = hlx_dnnl_mem_add(&ml, &cv->bias_md, bias, &bm)) != dnnl_success))
+    goto done;
+  dnnl_exec_arg_t args[5 + HLX_ONEDNN_MAX_POST_OPS] = {
+      {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+  int na = 3;
+  if (xm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+  if (bm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, bm};
+  if (cv->sum_index >= 0 && post_args[cv->sum_index] != dst)
+    memcpy(dst, post_args[cv->sum_index],
+           dnnl_memory_desc_get_size(&cv->dst_user));
+  for (int32_t i = 0; i < cv->d.num_post_ops; i++) {
+    if (cv->d.post_ops[i].shape == HLX_ONEDNN_OPERAND_NONE ||
+        i == cv->sum_index)
+      continue;
+    dnnl_memory_t pm;
+    if ((s = hlx_dnnl_mem_add(&ml, &cv->post_md[i], post_args[i], &pm)) !=
+        dnnl_success)
+      goto done;
+    args[na++] = (dnnl_exec_arg_t){
+        DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
   }
-  if (cv->scratch.bytes) {
-    scratch = hlx_dnnl_aligned_buffer(cv->scratch.bytes);
-    if (!scratch) goto oom;
-  }
-  {
-    dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
-    if ((s = hlx_dnnl_mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||
-        (s = hlx_dnnl_mem_add(&ml, &cv->wei_prim, wp, &wm)) != dnnl_success ||
-        (s = hlx_dnnl_mem_add(&ml, &cv->dst_prim, dp, &dm)) != dnnl_success ||
-        (scratch && (s = hlx_dnnl_mem_add(&ml, &cv->scratch.md, scratch,
-                                          &xm)) != dnnl_success) ||
-        (cv->d.has_bias &&
-         (s = hlx_dnnl_mem_add(&ml, &cv->bias_md, bias, &bm)) != dnnl_success))
-      goto fail;
-    dnnl_exec_arg_t args[5 + HLX_ONEDNN_MAX_POST_OPS] = {
-        {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
-    int na = 3;
-    if (xm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
-    if (bm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, bm};
-    if (cv->sum_index >= 0 && post_args[cv->sum_index] != dst)
-      memcpy(dst, post_args[cv->sum_index],
-             dnnl_memory_desc_get_size(&cv->dst_user));
-    for (int32_t i = 0; i < cv->d.num_post_ops; i++) {
-      if (cv->d.post_ops[i].shape == HLX_ONEDNN_OPERAND_NONE ||
-          i == cv->sum_index)
-        continue;
-      dnnl_memory_t pm;
-      if ((s = hlx_dnnl_mem_add(&ml, &cv->post_md[i], post_args[i], &pm)) !=
-          dnnl_success)
-        goto fail;
-      args[na++] = (dnnl_exec_arg_t){
-          DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
-    }
-    hlx_dnnl_scope_t scope;
-    hlx_dnnl_scope_enter(&scope, cv->d.threads);
-    s = dnnl_primitive_execute(cv->conv, stream, na, args);
-    if (s == dnnl_success) s = dnnl_stream_wait(stream);
-    hlx_dnnl_scope_leave(&scope, cv->d.threads);
-    if (s != dnnl_success) goto fail;
-  }
-  if (cv->dst_reorder) {
-    s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, dbuf, &cv->dst_user,
-              dst, NULL);
-    if (s != dnnl_success) goto fail;
-  }
-  goto done;
-oom:
-  st = hlx_status_oom();
-  goto done;
-fail:
-  st = hlx_dnnl_error(s, "convolution execution");
+  hlx_dnnl_scope_t scope;
+  hlx_dnnl_scope_enter(&scope, cv->d.threads);
+  s = dnnl_primitive_execute(cv->conv, stream, na, args);
+  if (s == dnnl_success) s = dnnl_stream_wait(stream);
+  hlx_dnnl_scope_leave(&scope, cv->d.threads);
+  if (s == dnnl_success && cv->dst_reorder)
+    s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, buf[3],
+              &cv->dst_user, dst, NULL, NULL);
 done:
   hlx_dnnl_mem_free(&ml);
   dnnl_stream_destroy(stream);
-  free(sbuf);
-  free(wbuf);
-  free(dbuf);
-  free(scratch);
-  return st;
+  return s == dnnl_success ? NULL
+                           : hlx_dnnl_error(s, "convolution execution");
 }

@@ -178,6 +178,37 @@ TEST(ConvLibraryPath, MatchesReference) {
        "{pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
        "feature_group_count = 1 : i64}",
        16 * 9, true},
+      // A lone NCHW 1x1 layer reads and writes NCHW itself (oneDNN's gemm,
+      // kernels/libs/onednn_conv.c); odd feature counts and spatial sizes.
+      {"1x1 NCHW, constant weights",
+       {2, 17, 13, 11},
+       {33, 17, 1, 1},
+       {2, 33, 13, 11},
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = "
+       "{} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}",
+       17, true},
+      {"1x1 NCHW, weights as a parameter",
+       {1, 40, 12, 15},
+       {24, 40, 1, 1},
+       {1, 24, 12, 15},
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = "
+       "{} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}",
+       40, false},
+      {"1x1 NCHW at 7x7 (too small: the blocked kernel)",
+       {1, 64, 7, 7},
+       {48, 64, 1, 1},
+       {1, 48, 7, 7},
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = "
+       "{} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}",
+       64, true},
+      {"first layer: NCHW src read as it is, 3 -> 64, odd size",
+       {1, 3, 37, 30},
+       {64, 3, 7, 7},
+       {1, 64, 19, 15},
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = "
+       "{stride = [2, 2], pad = [[3, 3], [3, 2]]} {batch_group_count = 1 : "
+       "i64, feature_group_count = 1 : i64}",
+       3 * 49, true},
   };
   for (const Case& c : cases) Check(c);
 }

@@ -226,6 +226,13 @@ struct ConvCase {
   int64_t n, c, o, g;
   int64_t s[3], k[3], stride[3], pad_lo[3], pad_hi[3], dil[3];
   bool nchw;  // JAX layouts (NCHW / OIHW) instead of NHWC / HWIO
+  bool nchw_dst = false;  // result NCHW too (else NHWC)
+  // post-ops after a per-feature bias: a per-feature add (or with `sum`, a
+  // whole-tensor add, as a residual connection), then relu
+  bool post = false, sum = false;
+  // expected HLX_ONEDNN_REORDER_* bits when the CPU has blocked kernels,
+  // -1: any
+  int32_t reorders = -1;
 };
 
 void CheckConv(const ConvCase& cc) {
@@ -330,16 +337,60 @@ void CheckConv(const ConvCase& cc) {
     d.wei_strides[1] = k_sz;
     d.wei_strides[0] = k_sz * ci;
   }
+  // out[i] of the canonical [N, P..., O] result sits at dst[at(i)]
+  auto at = [&](size_t i) -> size_t {
+    if (!cc.nchw_dst) return i;
+    size_t o = i % cc.o, s = i / cc.o % out_sz, b = i / cc.o / out_sz;
+    return (b * cc.o + o) * out_sz + s;
+  };
+  if (cc.nchw_dst) {
+    int64_t st = 1;
+    for (int i = cc.ns - 1; i >= 0; i--) {
+      d.dst_strides[2 + i] = st;
+      st *= p.out_spatial[i];
+    }
+    d.dst_strides[1] = out_sz;
+    d.dst_strides[0] = out_sz * cc.o;
+  }
+  // Post-ops, applied to ref in f64; each f32 step rounds once more, by
+  // at most FLT_EPSILON of the magnitudes it adds (bound).
+  std::vector<float> bias = Random(cc.o, 23), feat = Random(cc.o, 24);
+  std::vector<float> whole = Random(ref.size(), 25), summed(ref.size());
+  std::vector<double> bound(ref.size(), 0.0);
+  const void* post_args[HLX_ONEDNN_MAX_POST_OPS] = {};
+  if (cc.post) {
+    d.has_bias = 1;
+    d.post_ops[d.num_post_ops++] = {
+        HLX_ONEDNN_POST_ADD, cc.sum ? HLX_ONEDNN_OPERAND_FULL
+                                    : HLX_ONEDNN_OPERAND_PER_FEATURE};
+    d.post_ops[d.num_post_ops++] = {HLX_ONEDNN_POST_RELU,
+                                    HLX_ONEDNN_OPERAND_NONE};
+    post_args[0] = cc.sum ? summed.data() : feat.data();
+    for (size_t i = 0; i < ref.size(); i++) {
+      size_t o = i % cc.o;
+      double add = cc.sum ? whole[i] : feat[o];
+      if (cc.sum) summed[at(i)] = whole[i];
+      double v = ref[i] + bias[o] + add;
+      bound[i] = 4.0 * FLT_EPSILON *
+                 (std::fabs(ref[i]) + std::fabs(bias[o]) + std::fabs(add));
+      ref[i] = v > 0 ? v : 0;
+    }
+  }
   hlx_onednn_conv_t* cv = nullptr;
   hlx_status_t st = hlx_onednn_conv_create(&d, &cv);
   ASSERT_EQ(st, nullptr) << hlx_status_message(st);
+  if (cc.reorders >= 0 && hlx_onednn_act_block() > 0)
+    EXPECT_EQ(hlx_onednn_conv_reorders(cv), cc.reorders)
+        << "impl " << hlx_onednn_conv_impl(cv);
   std::vector<float> out(ref.size(), NAN);
-  ASSERT_EQ(hlx_onednn_conv_run(cv, src.data(), wei.data(), nullptr,
-                                out.data()),
+  ASSERT_EQ(hlx_onednn_conv_run_ex(cv, src.data(), wei.data(), nullptr,
+                                   cc.post ? bias.data() : nullptr, post_args,
+                                   out.data()),
             nullptr);
   double k_terms = static_cast<double>(ci * k_sz);
   for (size_t i = 0; i < out.size(); i++)
-    ASSERT_NEAR(out[i], ref[i], 2.0 * k_terms * FLT_EPSILON * mag[i] + 1e-30)
+    ASSERT_NEAR(out[at(i)], ref[i],
+                2.0 * k_terms * FLT_EPSILON * mag[i] + bound[i] + 1e-30)
         << "element " << i << " impl " << hlx_onednn_conv_impl(cv);
   // Pre-packed weights give the same bits.
   size_t pb = hlx_onednn_conv_packed_weights_bytes(cv);
@@ -347,7 +398,9 @@ void CheckConv(const ConvCase& cc) {
   void* packed = aligned_alloc(64, (pb + 63) / 64 * 64);
   ASSERT_EQ(hlx_onednn_conv_pack_weights(cv, wei.data(), packed), nullptr);
   std::vector<float> out2(ref.size(), NAN);
-  ASSERT_EQ(hlx_onednn_conv_run(cv, src.data(), nullptr, packed, out2.data()),
+  ASSERT_EQ(hlx_onednn_conv_run_ex(cv, src.data(), nullptr, packed,
+                                   cc.post ? bias.data() : nullptr, post_args,
+                                   out2.data()),
             nullptr);
   free(packed);
   EXPECT_EQ(0, std::memcmp(out.data(), out2.data(),
@@ -379,6 +432,129 @@ TEST(OnednnConv, MatchesReference) {
     SCOPED_TRACE(testing::Message() << "case " << idx++);
     CheckConv(c);
   }
+}
+
+// A lone layer in NCHW: 1x1 stride-1 unpadded convolutions with 128 or more
+// outputs per image read and write the caller's layouts (oneDNN's gemm, no
+// reorder); smaller, strided or padded ones and a first layer with few input
+// features keep the other routes. Odd sizes, with and without post-ops.
+TEST(OnednnConv, PlainLayoutsOfALoneLayer) {
+  const int32_t none = 0, src = HLX_ONEDNN_REORDER_SRC,
+                dst = HLX_ONEDNN_REORDER_DST, any = -1;
+  struct Named {
+    const char* what;
+    ConvCase c;
+  };
+  const Named cases[] = {
+      {"1x1 17->33 at 13x11, batch 2",
+       {2, 2, 17, 33, 1, {13, 11}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+        true, true, false, false, none}},
+      {"1x1 with bias, per-feature add, relu",
+       {2, 1, 19, 32, 1, {12, 13}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+        true, true, true, false, none}},
+      {"1x1 with bias, a whole-tensor add and relu",
+       {2, 3, 16, 7, 1, {9, 15}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+        true, true, true, true, none}},
+      {"1x1 1-D and 3-D",
+       {1, 2, 5, 9, 1, {200}, {1}, {1}, {0}, {0}, {1}, true, true, false,
+        false, none}},
+      {"1x1 3-D",
+       {3, 1, 6, 10, 1, {5, 6, 7}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0},
+        {1, 1, 1}, true, true, true, false, none}},
+      // fallbacks: too few outputs, strided, padded, grouped, NHWC result
+      {"1x1 at 7x7 (blocked kernel, reorders)",
+       {2, 1, 64, 48, 1, {7, 7}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, true,
+        true, true, false, any}},
+      {"1x1 stride 2",
+       {2, 2, 32, 16, 1, {23, 24}, {1, 1}, {2, 2}, {0, 0}, {0, 0}, {1, 1},
+        true, true, true, false, any}},
+      {"1x1 padded",
+       {2, 1, 16, 16, 1, {12, 12}, {1, 1}, {1, 1}, {1, 0}, {0, 1}, {1, 1},
+        true, true, false, false, any}},
+      {"1x1 grouped",
+       {2, 1, 16, 32, 4, {12, 12}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+        true, true, false, false, any}},
+      {"1x1 NCHW in, NHWC out",
+       {2, 1, 24, 40, 1, {16, 12}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+        true, false, true, false, any}},
+      // the first layer: nchw src read as it is, dst blocked
+      {"7x7/2 3->64 at 45x38",
+       {2, 1, 3, 64, 1, {45, 38}, {7, 7}, {2, 2}, {3, 3}, {2, 3}, {1, 1},
+        true, true, false, false, dst}},
+      {"7x7/2 3->64 with post-ops",
+       {2, 2, 3, 64, 1, {30, 29}, {7, 7}, {2, 2}, {3, 3}, {3, 2}, {1, 1},
+        true, true, true, false, dst}},
+      {"3x3 4->16, 2 images",
+       {2, 2, 4, 16, 1, {17, 19}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1},
+        true, true, true, false, dst}},
+      // more input features: blocked kernel and both reorders
+      {"3x3 16->16",
+       {2, 1, 16, 16, 1, {14, 14}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1},
+        true, true, true, false, src | dst}},
+  };
+  for (const Named& n : cases) {
+    SCOPED_TRACE(n.what);
+    CheckConv(n.c);
+  }
+}
+
+// The per-thread workspace: convolutions of different sizes (it grows)
+// alternating on two threads at once give the bits of a lone run.
+TEST(OnednnConv, WorkspaceSharedByConvolutionsAndThreads) {
+  struct Layer {
+    int64_t c, o, s, k, stride, pad;
+  };
+  const Layer layers[] = {{16, 16, 14, 3, 1, 1}, {32, 48, 40, 3, 2, 1},
+                          {64, 16, 28, 1, 2, 0}};
+  const int kLayers = 3;
+  hlx_onednn_conv_t* cv[kLayers];
+  std::vector<float> src[kLayers], wei[kLayers], want[kLayers];
+  size_t out_n[kLayers];
+  for (int l = 0; l < kLayers; l++) {
+    const Layer& y = layers[l];
+    int64_t os = (y.s + 2 * y.pad - y.k) / y.stride + 1;
+    hlx_onednn_conv_desc_t d;
+    hlx_onednn_conv_desc_zero(&d);
+    d.num_spatial = 2;
+    d.threads = 1;
+    d.batch = 1, d.in_features = y.c, d.out_features = y.o, d.groups = 1;
+    for (int i = 0; i < 2; i++) {
+      d.in_spatial[i] = y.s, d.kernel_spatial[i] = y.k, d.out_spatial[i] = os;
+      d.stride[i] = y.stride, d.pad_lo[i] = y.pad, d.dilation[i] = 1;
+    }
+    // NCHW / OIHW / NCHW
+    d.src_strides[0] = y.c * y.s * y.s, d.src_strides[1] = y.s * y.s;
+    d.src_strides[2] = y.s, d.src_strides[3] = 1;
+    d.wei_strides[0] = y.c * y.k * y.k, d.wei_strides[1] = y.k * y.k;
+    d.wei_strides[2] = y.k, d.wei_strides[3] = 1;
+    d.dst_strides[0] = y.o * os * os, d.dst_strides[1] = os * os;
+    d.dst_strides[2] = os, d.dst_strides[3] = 1;
+    ASSERT_EQ(hlx_onednn_conv_create(&d, &cv[l]), nullptr);
+    src[l] = Random(y.c * y.s * y.s, 31 + l);
+    wei[l] = Random(y.o * y.c * y.k * y.k, 41 + l);
+    out_n[l] = static_cast<size_t>(y.o * os * os);
+    want[l].assign(out_n[l], NAN);
+    ASSERT_EQ(hlx_onednn_conv_run(cv[l], src[l].data(), wei[l].data(), nullptr,
+                                  want[l].data()),
+              nullptr);
+  }
+  bool ok[2] = {true, true};
+  auto worker = [&](int t) {
+    std::vector<float> out;
+    for (int it = 0; it < 20; it++) {
+      int l = (it + t) % kLayers;
+      out.assign(out_n[l], NAN);
+      if (hlx_onednn_conv_run(cv[l], src[l].data(), wei[l].data(), nullptr,
+                              out.data()) != nullptr ||
+          std::memcmp(out.data(), want[l].data(), out_n[l] * sizeof(float)))
+        ok[t] = false;
+    }
+  };
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+  EXPECT_TRUE(ok[0]);
+  EXPECT_TRUE(ok[1]);
 }
 
 }  // namespace
