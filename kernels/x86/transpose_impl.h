@@ -11,6 +11,10 @@
  *   HLX_TR_BLOCK  block edge in elements (default 256)
  *   HLX_TR_NT_ALIGN  byte alignment streaming needs of the output base and
  *                 stride (default V_BYTES)
+ *   HLX_TR_BLOCK_R, HLX_TR_BLOCK_C  block rows and columns (default
+ *                 HLX_TR_BLOCK each)
+ *   HLX_TR_ROWS_FIRST  1: visit a block's tiles row by row instead of down
+ *                 column strips (default 0)
  *
  * Why blocked: visiting tiles row block by row block sends every tile's
  * TILE output rows to lines out_stride elements apart (16 KiB at 4096
@@ -52,6 +56,9 @@
 #ifndef HLX_TR_NT_ALIGN
 #define HLX_TR_NT_ALIGN V_BYTES
 #endif
+#ifndef HLX_TR_ROWS_FIRST
+#define HLX_TR_ROWS_FIRST 0
+#endif
 
 #define HLX_TR_CAT2(a, b) a##_##b
 #define HLX_TR_CAT(a, b) HLX_TR_CAT2(a, b)
@@ -90,8 +97,13 @@ static inline __attribute__((always_inline)) void HLX_TR_LOCAL(blocks)(
       size_t nre = nrb + BR < r1 ? nrb + BR : r1;
       size_t nce = ncb + BC < c1 ? ncb + BC : c1;
       size_t k = 0;
+#if HLX_TR_ROWS_FIRST
+      for (size_t r = rb; r < re; r += T)
+        for (size_t c = cb; c < ce; c += T, k++) {
+#else
       for (size_t c = cb; c < ce; c += T)
         for (size_t r = rb; r < re; r += T, k++) {
+#endif
           HLX_TR_LOCAL(prefetch)(x, xs, nrb + k * per, per, nre, ncb, nce);
           HLX_TR_TILE_FN(x + (int64_t)r * xs + (int64_t)c, xs,
                          y + (int64_t)c * ys + (int64_t)r, ys, nt);
@@ -135,6 +147,7 @@ void HLX_TR_PUBLIC(HLX_TR_NAME)(const void* in, int64_t in_stride, void* out,
 #undef HLX_TR_BLOCK_R
 #undef HLX_TR_BLOCK_C
 #undef HLX_TR_NT_ALIGN
+#undef HLX_TR_ROWS_FIRST
 #undef HLX_TR_LOCAL
 #undef HLX_TR_PUBLIC
 #undef HLX_TR_CAT
