@@ -163,9 +163,13 @@ void RunGatherRows(benchmark::State& st, hlx_gather_rows_fn fn) {
   }
   SetItems(st);
 }
-void RunScatterAddRows(benchmark::State& st, hlx_scatter_add_rows_fn fn) {
+// hi < kTable: one thread's share of a split (rows [0, hi)), on one
+// thread: the work a 2-thread split leaves each thread, without the noise
+// of a second core.
+void RunScatterAddRows(benchmark::State& st, hlx_scatter_add_rows_fn fn,
+                       int64_t hi) {
   for (auto _ : st) {
-    fn(D().table, kTable, 0, kTable, 1, 1, D().idx, false, kN, D().upd);
+    fn(D().table, kTable, 0, hi, 1, 1, D().idx, false, kN, D().upd);
     benchmark::ClobberMemory();
   }
   SetItems(st);
@@ -221,10 +225,14 @@ void RegisterAll() {
       fprintf(stderr, "skipped: gather/scatter %s variants (CPU lacks it)\n",
               hlx_isa_name(isa));
     }
-    if (hlx_scatter_add_rows_fn s = hlx_scatter_add_rows_kernel(isa))
+    if (hlx_scatter_add_rows_fn s = hlx_scatter_add_rows_kernel(isa)) {
       benchmark::RegisterBenchmark(("scatter_add/hlx_f32_scatter_add_rows" + sfx).c_str(),
-                                   [s](benchmark::State& st) { RunScatterAddRows(st, s); })
+                                   [s](benchmark::State& st) { RunScatterAddRows(st, s, kTable); })
           ->UseRealTime();
+      benchmark::RegisterBenchmark(("scatter_add/hlx_f32_scatter_add_rows" + sfx + "/half_window").c_str(),
+                                   [s](benchmark::State& st) { RunScatterAddRows(st, s, kTable / 2); })
+          ->UseRealTime();
+    }
   }
 }
 
