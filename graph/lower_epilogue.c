@@ -178,20 +178,26 @@ static int32_t operand_shape(const hlx_value_t* v, const hlx_type_t* out,
                                  : HLX_ONEDNN_OPERAND_NONE;
 }
 
-/* Whether func @name of the module is `return max(arg, broadcast(0))`. */
-static bool is_relu_func(const hlx_lower_ctx_t* c, const hlx_op_t* call) {
+/* The one-block body of the one-argument function `call` calls, or NULL. */
+static const hlx_block_t* unary_callee(const hlx_lower_ctx_t* c,
+                                       const hlx_op_t* call) {
   const hlx_attr_t* callee = hlx_op_attr(call, "callee");
   if (!callee || callee->kind != HLX_ATTR_SYMBOL || call->num_operands != 1 ||
       call->num_results != 1)
-    return false;
+    return NULL;
   const hlx_module_t* m = c->lm->module;
   const hlx_func_t* f = NULL;
   for (int32_t i = 0; i < m->num_funcs; i++)
     if (strcmp(m->funcs[i]->name, callee->str) == 0) f = m->funcs[i];
   if (!f || f->num_args != 1 || !f->body || f->body->num_blocks != 1)
-    return false;
-  const hlx_block_t* b = f->body->blocks[0];
-  const hlx_op_t* ret = b->num_ops ? b->ops[b->num_ops - 1] : NULL;
+    return NULL;
+  return f->body->blocks[0];
+}
+
+/* Whether func @name of the module is `return max(arg, broadcast(0))`. */
+static bool is_relu_func(const hlx_lower_ctx_t* c, const hlx_op_t* call) {
+  const hlx_block_t* b = unary_callee(c, call);
+  const hlx_op_t* ret = b && b->num_ops ? b->ops[b->num_ops - 1] : NULL;
   if (!ret || ret->num_operands != 1) return false;
   const hlx_op_t* mx = ret->operands[0]->def;
   if (!mx || mx->code != HLX_OP_MAXIMUM || mx->num_operands != 2) return false;
@@ -203,9 +209,71 @@ static bool is_relu_func(const hlx_lower_ctx_t* c, const hlx_op_t* call) {
   return false;
 }
 
-/* The step `op` applies to the chain value v (its only use), or false. */
+/* Whether v is f32 1.0 everywhere: a constant, or broadcasts of one. */
+static bool is_one(const hlx_value_t* v) {
+  const hlx_op_t* d = v->def;
+  while (d && d->code == HLX_OP_BROADCAST_IN_DIM && d->num_operands == 1)
+    d = d->operands[0]->def;
+  if (!d || d->code != HLX_OP_CONSTANT || !f32_tensor(d->results[0]))
+    return false;
+  const hlx_attr_t* val = hlx_op_attr(d, "value");
+  if (!val || val->kind != HLX_ATTR_DENSE || !val->dense ||
+      val->dense_bytes == 0 || val->dense_bytes % sizeof(float))
+    return false;
+  for (size_t i = 0; i < val->dense_bytes; i += sizeof(float)) {
+    float f;
+    memcpy(&f, (const unsigned char*)val->dense + i, sizeof f);
+    if (f != 1.0f) return false;
+  }
+  return true;
+}
+
+/* Whether x is logistic(arg): stablehlo.logistic, or 1 / (1 + exp(-arg))
+ * as jax.nn.silu exports it. */
+static bool is_logistic_of(const hlx_value_t* x, const hlx_value_t* arg) {
+  const hlx_op_t* d = x->def;
+  if (!d) return false;
+  if (d->code == HLX_OP_LOGISTIC)
+    return d->num_operands == 1 && d->operands[0] == arg;
+  if (d->code != HLX_OP_DIVIDE || d->num_operands != 2 ||
+      !is_one(d->operands[0]))
+    return false;
+  const hlx_op_t* add = d->operands[1]->def;
+  if (!add || add->code != HLX_OP_ADD || add->num_operands != 2) return false;
+  for (int32_t i = 0; i < 2; i++) {
+    const hlx_op_t* e = add->operands[i]->def;
+    if (!is_one(add->operands[1 - i]) || !e ||
+        e->code != HLX_OP_EXPONENTIAL || e->num_operands != 1)
+      continue;
+    const hlx_op_t* neg = e->operands[0]->def;
+    if (neg && neg->code == HLX_OP_NEGATE && neg->num_operands == 1 &&
+        neg->operands[0] == arg)
+      return true;
+  }
+  return false;
+}
+
+/* Whether func @name of the module is `return arg * logistic(arg)`
+ * (silu), computed in f32. */
+static bool is_silu_func(const hlx_lower_ctx_t* c, const hlx_op_t* call) {
+  const hlx_block_t* b = unary_callee(c, call);
+  const hlx_op_t* ret = b && b->num_ops ? b->ops[b->num_ops - 1] : NULL;
+  if (!ret || ret->num_operands != 1) return false;
+  const hlx_op_t* mul = ret->operands[0]->def;
+  if (!mul || mul->code != HLX_OP_MULTIPLY || mul->num_operands != 2)
+    return false;
+  const hlx_value_t* arg = b->args[0];
+  for (int32_t i = 0; i < 2; i++)
+    if (mul->operands[i] == arg && is_logistic_of(mul->operands[1 - i], arg))
+      return true;
+  return false;
+}
+
+/* The step `op` applies to the chain value v (its only use), or false.
+ * dot: the head is a dot_general (oneDNN's matmul takes a whole-tensor
+ * multiply as a binary post-op; convolutions would slow down). */
 static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
-                     const hlx_value_t* v, int64_t feature,
+                     const hlx_value_t* v, int64_t feature, bool dot,
                      const int32_t* uses, hlx_epilogue_step_t* st,
                      absorbed_t* ab) {
   const hlx_type_t* out = f32_tensor(v);
@@ -216,6 +284,10 @@ static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
     return false;
   switch (op->code) {
     case HLX_OP_FUNC_CALL:
+      if (is_silu_func(c, op)) {
+        st->op.kind = HLX_ONEDNN_POST_SWISH;
+        return true;
+      }
       st->op.kind = HLX_ONEDNN_POST_RELU;
       return is_relu_func(c, op);
     case HLX_OP_LOGISTIC:
@@ -247,7 +319,7 @@ static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
    * needs oneDNN to write dst as it is: it does with channels innermost
    * (NHWC), and picks a blocked layout otherwise. */
   if (st->op.shape == HLX_ONEDNN_OPERAND_FULL &&
-      (op->code == HLX_OP_MULTIPLY || feature != out->rank - 1))
+      ((op->code == HLX_OP_MULTIPLY && !dot) || feature != out->rank - 1))
     return false;
   return st->op.shape != HLX_ONEDNN_OPERAND_NONE;
 }
@@ -291,7 +363,8 @@ static int32_t walk(const hlx_lower_ctx_t* c, const hlx_block_t* b,
     if (u < 0 || (taken && taken[u] >= 0)) break;
     hlx_epilogue_step_t st;
     absorbed_t ab;
-    if (!classify(c, b->ops[u], v, feature, uses, &st, &ab) ||
+    if (!classify(c, b->ops[u], v, feature, h->code == HLX_OP_DOT_GENERAL,
+                  uses, &st, &ab) ||
         (st.op.shape == HLX_ONEDNN_OPERAND_FULL && full++))
       break;
     if (members && nm + 1 + ab.n > max) break;
@@ -303,8 +376,9 @@ static int32_t walk(const hlx_lower_ctx_t* c, const hlx_block_t* b,
       }
       members[nm++] = u;
     }
-    static const char* const kNames[] = {"add",  "subtract", "multiply",
-                                         "relu", "logistic", "tanh"};
+    static const char* const kNames[] = {"add",      "subtract", "multiply",
+                                         "relu",     "logistic", "tanh",
+                                         "swish"};
     if (k > 0 && (size_t)k < sizeof ep->name)
       k += snprintf(ep->name + k, sizeof ep->name - (size_t)k, "%s%s",
                     ep->num_steps > 1 ? "," : "", kNames[st.op.kind]);
