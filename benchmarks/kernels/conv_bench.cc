@@ -5,15 +5,20 @@
 // compile time), compiled once, then hlx_executable_run per iteration with
 // a fresh result buffer — what an engine linking libhlx pays per call.
 // "hlx_wparam" passes the weights as a second parameter instead (nothing
-// can be prepared ahead for them).
+// can be prepared ahead for them); "hlx_wreusable" marks that parameter
+// reusable (packed on the first run and kept while runs pass that buffer).
 // oneDNN: the forward-inference convolution primitive created once with
 // every memory format left to oneDNN (format_any: its preferred blocked
 // layouts), inputs reordered into them once outside the timed loop — the
 // fastest oneDNN can do and the reference point.
+// "pair*" run hlx and oneDNN alternately in one loop (for a loaded machine;
+// see RunPair).
 // Rates are GFLOP/s (2 * N * O * OH * OW * I * KH * KW per run).
 #include <benchmark/benchmark.h>
 #include <oneapi/dnnl/dnnl.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <string>
@@ -62,49 +67,78 @@ void SetRate(benchmark::State& st, const Layer& l) {
 
 // ---- hlx ----
 
-void RunHlx(benchmark::State& st, const Layer& l, bool weights_as_param) {
-  hlx_tensor_desc_t xd = Desc({1, l.c, l.h, l.w}), wd = Desc({l.o, l.c, l.k, l.k});
-  std::vector<float> x = Random(l.c * l.h * l.w, 1), w = Random(l.o * l.c * l.k * l.k, 2);
-  hlx_builder_t* b = nullptr;
-  hlx_program_t* prog = nullptr;
-  hlx_executable_t* exe = nullptr;
-  uint32_t xv, wv, y;
-  hlx_conv_dimension_numbers_t dn;
-  hlx_conv_dimension_numbers_default(2, &dn);
-  const int64_t strides[2] = {l.stride, l.stride};
-  const int64_t pads[4] = {l.pad, l.pad, l.pad, l.pad};
-  hlx_status_t err = hlx_builder_create("conv", &b);
-  if (!err) err = hlx_builder_parameter(b, 0, &xd, "x", &xv);
-  if (!err)
-    err = weights_as_param ? hlx_builder_parameter(b, 1, &wd, "w", &wv)
-                           : hlx_builder_constant(b, &wd, w.data(), &wv);
-  if (!err)
-    err = hlx_builder_conv_general_dilated(b, xv, wv, strides, pads, nullptr,
-                                           nullptr, &dn, 1, 1, &y);
-  if (!err) err = hlx_builder_build(b, &y, 1, &prog);
-  if (!err) err = hlx_executable_create(prog, nullptr, &exe);
-  hlx_buffer_t* in[2] = {nullptr, nullptr};
-  if (!err) err = hlx_buffer_create(&xd, x.data(), &in[0]);
-  if (!err && weights_as_param) err = hlx_buffer_create(&wd, w.data(), &in[1]);
-  if (err) {
-    st.SkipWithError(hlx_status_get_message(err));
-  } else {
-    for (auto _ : st) {
-      hlx_buffer_t* out[1];
-      hlx_status_t e = hlx_executable_run(exe, in, weights_as_param ? 2 : 1, out, 1);
-      if (e) {
-        st.SkipWithError(hlx_status_get_message(e));
-        break;
-      }
-      hlx_buffer_destroy(out[0]);
-    }
-    SetRate(st, l);
+// How the weights reach the program: a constant (packed at compile time),
+// a parameter (reordered every run), or a parameter marked reusable
+// (hlx_compile_options_t.reusable_params: packed on the first run, kept).
+enum Weights { kConstant, kParam, kReusable };
+
+// One layer compiled into an executable; Run() is one hlx_executable_run
+// with a fresh result buffer.
+class HlxConv {
+ public:
+  HlxConv(const Layer& l, Weights wk) : wparam_(wk != kConstant) {
+    hlx_tensor_desc_t xd = Desc({1, l.c, l.h, l.w}), wd = Desc({l.o, l.c, l.k, l.k});
+    std::vector<float> x = Random(l.c * l.h * l.w, 1), w = Random(l.o * l.c * l.k * l.k, 2);
+    uint32_t xv, wv, y;
+    hlx_conv_dimension_numbers_t dn;
+    hlx_conv_dimension_numbers_default(2, &dn);
+    const int64_t strides[2] = {l.stride, l.stride};
+    const int64_t pads[4] = {l.pad, l.pad, l.pad, l.pad};
+    err_ = hlx_builder_create("conv", &b_);
+    if (!err_) err_ = hlx_builder_parameter(b_, 0, &xd, "x", &xv);
+    if (!err_)
+      err_ = wparam_ ? hlx_builder_parameter(b_, 1, &wd, "w", &wv)
+                     : hlx_builder_constant(b_, &wd, w.data(), &wv);
+    if (!err_)
+      err_ = hlx_builder_conv_general_dilated(b_, xv, wv, strides, pads, nullptr,
+                                              nullptr, &dn, 1, 1, &y);
+    if (!err_) err_ = hlx_builder_build(b_, &y, 1, &prog_);
+    hlx_compile_options_t opts;
+    hlx_compile_options_init(&opts);
+    const int32_t reusable[1] = {1};
+    if (wk == kReusable) opts.reusable_params = reusable, opts.num_reusable_params = 1;
+    if (!err_) err_ = hlx_executable_create(prog_, &opts, &exe_);
+    if (!err_) err_ = hlx_buffer_create(&xd, x.data(), &in_[0]);
+    if (!err_ && wparam_) err_ = hlx_buffer_create(&wd, w.data(), &in_[1]);
   }
-  hlx_buffer_destroy(in[0]);
-  hlx_buffer_destroy(in[1]);
-  hlx_executable_destroy(exe);
-  hlx_program_destroy(prog);
-  hlx_builder_destroy(b);
+  ~HlxConv() {
+    hlx_buffer_destroy(in_[0]);
+    hlx_buffer_destroy(in_[1]);
+    hlx_executable_destroy(exe_);
+    hlx_program_destroy(prog_);
+    hlx_builder_destroy(b_);
+  }
+  // NULL or the message of the first failure (setup or run).
+  const char* Error() const { return err_ ? hlx_status_get_message(err_) : nullptr; }
+  bool Run() {
+    hlx_buffer_t* out[1];
+    err_ = hlx_executable_run(exe_, in_, wparam_ ? 2 : 1, out, 1);
+    if (err_) return false;
+    hlx_buffer_destroy(out[0]);
+    return true;
+  }
+
+ private:
+  bool wparam_;
+  hlx_status_t err_ = nullptr;
+  hlx_builder_t* b_ = nullptr;
+  hlx_program_t* prog_ = nullptr;
+  hlx_executable_t* exe_ = nullptr;
+  hlx_buffer_t* in_[2] = {nullptr, nullptr};
+};
+
+void RunHlx(benchmark::State& st, const Layer& l, Weights wk) {
+  HlxConv h(l, wk);
+  if (h.Error()) {
+    st.SkipWithError(h.Error());
+    return;
+  }
+  for (auto _ : st)
+    if (!h.Run()) {
+      st.SkipWithError(h.Error());
+      break;
+    }
+  SetRate(st, l);
 }
 
 // ---- oneDNN directly, preferred layouts ----
@@ -129,66 +163,139 @@ dnnl_memory_t Prepared(dnnl_engine_t eng, dnnl_stream_t s,
   return dst;
 }
 
+// The primitive with its inputs already in its layouts; Run() executes it.
+class OnednnConv {
+ public:
+  explicit OnednnConv(const Layer& l) {
+    dnnl_engine_create(&eng_, dnnl_cpu, 0);
+    dnnl_stream_create(&s_, eng_, dnnl_stream_default_flags);
+    dnnl_dims_t xd = {1, l.c, l.h, l.w}, wd = {l.o, l.c, l.k, l.k},
+                yd = {1, l.o, l.oh(), l.ow()};
+    dnnl_dims_t strides = {l.stride, l.stride}, pad = {l.pad, l.pad};
+    dnnl_memory_desc_t xany, wany, yany, xplain, wplain;
+    dnnl_memory_desc_init_by_tag(&xany, 4, xd, dnnl_f32, dnnl_format_tag_any);
+    dnnl_memory_desc_init_by_tag(&wany, 4, wd, dnnl_f32, dnnl_format_tag_any);
+    dnnl_memory_desc_init_by_tag(&yany, 4, yd, dnnl_f32, dnnl_format_tag_any);
+    dnnl_memory_desc_init_by_tag(&xplain, 4, xd, dnnl_f32, dnnl_nchw);
+    dnnl_memory_desc_init_by_tag(&wplain, 4, wd, dnnl_f32, dnnl_oihw);
+    dnnl_convolution_desc_t cd;
+    dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+                                       dnnl_convolution_direct, &xany, &wany,
+                                       nullptr, &yany, strides, pad, pad);
+    if (dnnl_primitive_desc_create(&pd_, &cd, nullptr, eng_, nullptr) != dnnl_success) {
+      pd_ = nullptr;
+      return;
+    }
+    dnnl_primitive_create(&prim_, pd_);
+    std::vector<float> x = Random(l.c * l.h * l.w, 1), w = Random(l.o * l.c * l.k * l.k, 2);
+    xm_ = Prepared(eng_, s_, &xplain, dnnl_primitive_desc_query_md(pd_, dnnl_query_src_md, 0),
+                   x.data());
+    wm_ = Prepared(eng_, s_, &wplain,
+                   dnnl_primitive_desc_query_md(pd_, dnnl_query_weights_md, 0), w.data());
+    dnnl_memory_create(&ym_, dnnl_primitive_desc_query_md(pd_, dnnl_query_dst_md, 0), eng_,
+                       DNNL_MEMORY_ALLOCATE);
+  }
+  ~OnednnConv() {
+    if (pd_) {
+      dnnl_memory_destroy(xm_);
+      dnnl_memory_destroy(wm_);
+      dnnl_memory_destroy(ym_);
+      dnnl_primitive_destroy(prim_);
+      dnnl_primitive_desc_destroy(pd_);
+    }
+    dnnl_stream_destroy(s_);
+    dnnl_engine_destroy(eng_);
+  }
+  bool Ok() const { return pd_ != nullptr; }
+  void Run() {
+    dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, xm_}, {DNNL_ARG_WEIGHTS, wm_}, {DNNL_ARG_DST, ym_}};
+    dnnl_primitive_execute(prim_, s_, 3, args);
+    dnnl_stream_wait(s_);
+  }
+
+ private:
+  dnnl_engine_t eng_;
+  dnnl_stream_t s_;
+  dnnl_primitive_desc_t pd_ = nullptr;
+  dnnl_primitive_t prim_ = nullptr;
+  dnnl_memory_t xm_ = nullptr, wm_ = nullptr, ym_ = nullptr;
+};
+
 void RunOnednn(benchmark::State& st, const Layer& l) {
-  dnnl_engine_t eng;
-  dnnl_stream_t s;
-  dnnl_engine_create(&eng, dnnl_cpu, 0);
-  dnnl_stream_create(&s, eng, dnnl_stream_default_flags);
-  dnnl_dims_t xd = {1, l.c, l.h, l.w}, wd = {l.o, l.c, l.k, l.k},
-              yd = {1, l.o, l.oh(), l.ow()};
-  dnnl_dims_t strides = {l.stride, l.stride}, pad = {l.pad, l.pad};
-  dnnl_memory_desc_t xany, wany, yany, xplain, wplain;
-  dnnl_memory_desc_init_by_tag(&xany, 4, xd, dnnl_f32, dnnl_format_tag_any);
-  dnnl_memory_desc_init_by_tag(&wany, 4, wd, dnnl_f32, dnnl_format_tag_any);
-  dnnl_memory_desc_init_by_tag(&yany, 4, yd, dnnl_f32, dnnl_format_tag_any);
-  dnnl_memory_desc_init_by_tag(&xplain, 4, xd, dnnl_f32, dnnl_nchw);
-  dnnl_memory_desc_init_by_tag(&wplain, 4, wd, dnnl_f32, dnnl_oihw);
-  dnnl_convolution_desc_t cd;
-  dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
-                                     dnnl_convolution_direct, &xany, &wany,
-                                     nullptr, &yany, strides, pad, pad);
-  dnnl_primitive_desc_t pd;
-  if (dnnl_primitive_desc_create(&pd, &cd, nullptr, eng, nullptr) != dnnl_success) {
+  OnednnConv c(l);
+  if (!c.Ok()) {
     st.SkipWithError("no convolution primitive");
     return;
   }
-  dnnl_primitive_t prim;
-  dnnl_primitive_create(&prim, pd);
-  std::vector<float> x = Random(l.c * l.h * l.w, 1), w = Random(l.o * l.c * l.k * l.k, 2);
-  dnnl_memory_t xm = Prepared(eng, s, &xplain,
-                              dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), x.data());
-  dnnl_memory_t wm = Prepared(eng, s, &wplain,
-                              dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), w.data());
-  dnnl_memory_t ym;
-  dnnl_memory_create(&ym, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0), eng,
-                     DNNL_MEMORY_ALLOCATE);
-  dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, xm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, ym}};
-  for (auto _ : st) {
-    dnnl_primitive_execute(prim, s, 3, args);
-    dnnl_stream_wait(s);
-  }
+  for (auto _ : st) c.Run();
   SetRate(st, l);
-  dnnl_memory_destroy(xm);
-  dnnl_memory_destroy(wm);
-  dnnl_memory_destroy(ym);
-  dnnl_primitive_destroy(prim);
-  dnnl_primitive_desc_destroy(pd);
-  dnnl_stream_destroy(s);
-  dnnl_engine_destroy(eng);
+}
+
+// ---- both in one loop ----
+
+// hlx and oneDNN alternate run by run (which goes first alternates too), each
+// run timed alone; the counters are the medians' rates and their ratio. On a
+// shared machine whose load changes from second to second, the separate rows
+// above compare different moments; these compare neighbouring runs.
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void RunPair(benchmark::State& st, const Layer& l, Weights wk) {
+  HlxConv h(l, wk);
+  OnednnConv o(l);
+  if (h.Error() || !o.Ok()) {
+    st.SkipWithError(h.Error() ? h.Error() : "no convolution primitive");
+    return;
+  }
+  std::vector<double> th, to;
+  using Clock = std::chrono::steady_clock;
+  bool hlx_first = true;
+  for (auto _ : st) {
+    for (int k = 0; k < 2; k++) {
+      auto t0 = Clock::now();
+      if (hlx_first == (k == 0)) {
+        if (!h.Run()) {
+          st.SkipWithError(h.Error());
+          return;
+        }
+        th.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      } else {
+        o.Run();
+        to.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      }
+    }
+    hlx_first = !hlx_first;
+  }
+  double mh = Median(th), mo = Median(to);
+  st.counters["hlx_GFLOPs"] = l.flops() / mh / 1e9;
+  st.counters["onednn_GFLOPs"] = l.flops() / mo / 1e9;
+  st.counters["hlx/onednn"] = mo / mh;
 }
 
 int Register() {
+  const struct {
+    const char* name;
+    Weights wk;
+  } kinds[] = {{"", kConstant}, {"_wparam", kParam}, {"_wreusable", kReusable}};
   for (const Layer& l : kLayers) {
     std::string n = l.name;
-    benchmark::RegisterBenchmark(("hlx/" + n).c_str(), [&l](benchmark::State& st) {
-      RunHlx(st, l, false);
-    })->UseRealTime();
-    benchmark::RegisterBenchmark(("hlx_wparam/" + n).c_str(),
-                                 [&l](benchmark::State& st) { RunHlx(st, l, true); })
-        ->UseRealTime();
+    for (const auto& k : kinds) {
+      Weights wk = k.wk;
+      benchmark::RegisterBenchmark(("hlx" + std::string(k.name) + "/" + n).c_str(),
+                                   [&l, wk](benchmark::State& st) { RunHlx(st, l, wk); })
+          ->UseRealTime();
+    }
     benchmark::RegisterBenchmark(("onednn_direct/" + n).c_str(),
                                  [&l](benchmark::State& st) { RunOnednn(st, l); })
         ->UseRealTime();
+    for (const auto& k : kinds) {
+      Weights wk = k.wk;
+      benchmark::RegisterBenchmark(("pair" + std::string(k.name) + "/" + n).c_str(),
+                                   [&l, wk](benchmark::State& st) { RunPair(st, l, wk); })
+          ->UseRealTime();
+    }
   }
   return 0;
 }
