@@ -33,13 +33,15 @@ namespace {
 struct Shape {
   int64_t hw, ci, co, k;
   bool residual;
+  bool oihw = false;  // weights [o, i, 0, 1]: the output feature outermost
 };
 
 // JAX's export of conv + batch norm (+ residual) + relu, NHWC / HWIO, with
 // x, w, mean, var, gamma, beta (, res) as parameters.
 std::string Program(const Shape& s) {
   std::string x = TensorType({1, s.hw, s.hw, s.ci});
-  std::string w = TensorType({s.k, s.k, s.ci, s.co});
+  std::string w = s.oihw ? TensorType({s.co, s.ci, s.k, s.k})
+                         : TensorType({s.k, s.k, s.ci, s.co});
   std::string y = TensorType({1, s.hw, s.hw, s.co});
   std::string v = TensorType({s.co});
   std::string c1 = TensorType({1, 1, 1, s.co});
@@ -48,8 +50,9 @@ std::string Program(const Shape& s) {
   std::string t = "func.func @main(%x: " + x + ", %w: " + w + ", %mean: " + v +
                   ", %var: " + v + ", %gamma: " + v + ", %beta: " + v +
                   (s.residual ? ", %res: " + y : "") + ") -> " + y + " {\n";
-  t += "  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, "
-       "1, i, o]->[b, 0, 1, f], window = {pad = [[" + pad + ", " + pad +
+  t += "  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x" +
+       std::string(s.oihw ? "[o, i, 0, 1]" : "[0, 1, i, o]") +
+       "->[b, 0, 1, f], window = {pad = [[" + pad + ", " + pad +
        "], [" + pad + ", " + pad + "]]} {batch_group_count = 1 : i64, "
        "feature_group_count = 1 : i64} : (" + x + ", " + w + ") -> " + y +
        "\n";
@@ -211,6 +214,12 @@ void Check(const Shape& s, bool wino, double tol) {
 }
 
 TEST(ConvFoldReusable, Conv3x3Relu) { Check({14, 16, 32, 3, false}, false, 1e-5); }
+
+// The weights' output feature outermost: each feature's scale multiplies
+// a contiguous block of weights.
+TEST(ConvFoldReusable, OihwWeights) {
+  Check({14, 16, 32, 3, false, true}, false, 1e-5);
+}
 
 TEST(ConvFoldReusable, Conv1x1ResidualRelu) {
   Check({14, 32, 64, 1, true}, false, 1e-5);
