@@ -269,11 +269,9 @@ static bool is_silu_func(const hlx_lower_ctx_t* c, const hlx_op_t* call) {
   return false;
 }
 
-/* The step `op` applies to the chain value v (its only use), or false.
- * dot: the head is a dot_general (oneDNN's matmul takes a whole-tensor
- * multiply as a binary post-op; convolutions would slow down). */
+/* The step `op` applies to the chain value v (its only use), or false. */
 static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
-                     const hlx_value_t* v, int64_t feature, bool dot,
+                     const hlx_value_t* v, int64_t feature,
                      const int32_t* uses, hlx_epilogue_step_t* st,
                      absorbed_t* ab) {
   const hlx_type_t* out = f32_tensor(v);
@@ -317,9 +315,11 @@ static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
   st->op.shape = operand_shape(other, out, feature, uses, ab, &st->operand);
   /* A whole tensor is added through dst (kernels/libs/onednn.h), which
    * needs oneDNN to write dst as it is: it does with channels innermost
-   * (NHWC), and picks a blocked layout otherwise. */
+   * (NHWC), and picks a blocked layout otherwise. A whole-tensor multiply
+   * (a binary post-op) costs oneDNN 2.6's matmul more than a separate
+   * pass (RESULTS.md: chess MLP gate), so it stays out too. */
   if (st->op.shape == HLX_ONEDNN_OPERAND_FULL &&
-      ((op->code == HLX_OP_MULTIPLY && !dot) || feature != out->rank - 1))
+      (op->code == HLX_OP_MULTIPLY || feature != out->rank - 1))
     return false;
   return st->op.shape != HLX_ONEDNN_OPERAND_NONE;
 }
@@ -363,8 +363,7 @@ static int32_t walk(const hlx_lower_ctx_t* c, const hlx_block_t* b,
     if (u < 0 || (taken && taken[u] >= 0)) break;
     hlx_epilogue_step_t st;
     absorbed_t ab;
-    if (!classify(c, b->ops[u], v, feature, h->code == HLX_OP_DOT_GENERAL,
-                  uses, &st, &ab) ||
+    if (!classify(c, b->ops[u], v, feature, uses, &st, &ab) ||
         (st.op.shape == HLX_ONEDNN_OPERAND_FULL && full++))
       break;
     if (members && nm + 1 + ab.n > max) break;
