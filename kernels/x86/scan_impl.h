@@ -7,8 +7,8 @@
  * inclusive prefix of each VF_N-element block (log2(VF_N) shift-and-add
  * steps), two blocks per step so the carry's dependency chain is one add
  * per 2 * VF_N elements; the tail (< 2 * VF_N elements) continues the carry
- * one element at a time. Reverse scans run the same on lane-reversed
- * blocks from the end. out[i] depends only on x[0..i] (x[i..n-1] reversed),
+ * one element at a time. Reverse scans run the same from the end with
+ * in-register suffix sums. out[i] depends only on x[0..i] (x[i..n-1] reversed),
  * so NaN and Inf reach exactly the outputs they reach in the sequential
  * order; only the rounding differs (bound: kernels/scan.h). With `stream`,
  * lines whose blocks are vector-aligned are written with non-temporal
@@ -20,34 +20,35 @@
 #include "kernels/scan.h"
 
 /* The lane shuffles the scan needs, per ISA (vec.h has no lane shifts):
- * sc_prefix (lane i = v[0] + ... + v[i], shifted-in lanes never change a
- * value, -0 included), sc_last (the last lane in every lane), sc_rev. */
+ * sc_prefix (lane i = v[0] + ... + v[i]) and sc_suffix (lane i = v[i] +
+ * ... + v[last]), whose shifted-in lanes never change a value (-0
+ * included), and sc_last / sc_first (that lane in every lane). */
 #if V_BYTES == 64
-HLX_VINLINE vf sc_shift_add(vf v, int k, __mmask16 keep_low) {
-  /* lanes >= k gain v[i - k]: valignd brings v up by k lanes */
-  const __m512i z = _mm512_setzero_si512();
-  __m512i s;
-  switch (k) {
-    case 1: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 15); break;
-    case 2: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 14); break;
-    case 4: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 12); break;
-    default: s = _mm512_alignr_epi32(_mm512_castps_si512(v), z, 8); break;
-  }
-  return _mm512_mask_add_ps(v, (__mmask16)~keep_low, v, _mm512_castsi512_ps(s));
-}
+/* valignd moves v up (lanes >= k gain v[i - k]) or down (lanes < 16 - k
+ * gain v[i + k]) by k lanes; the masked add leaves the other lanes. */
+#define SC_ALIGN(a, b, imm) \
+  _mm512_castsi512_ps(      \
+      _mm512_alignr_epi32(_mm512_castps_si512(a), _mm512_castps_si512(b), imm))
 HLX_VINLINE vf sc_prefix(vf v) {
-  v = sc_shift_add(v, 1, 0x0001);
-  v = sc_shift_add(v, 2, 0x0003);
-  v = sc_shift_add(v, 4, 0x000F);
-  return sc_shift_add(v, 8, 0x00FF);
+  const vf z = _mm512_setzero_ps();
+  v = _mm512_mask_add_ps(v, 0xFFFE, v, SC_ALIGN(v, z, 15));
+  v = _mm512_mask_add_ps(v, 0xFFFC, v, SC_ALIGN(v, z, 14));
+  v = _mm512_mask_add_ps(v, 0xFFF0, v, SC_ALIGN(v, z, 12));
+  return _mm512_mask_add_ps(v, 0xFF00, v, SC_ALIGN(v, z, 8));
 }
+HLX_VINLINE vf sc_suffix(vf v) {
+  const vf z = _mm512_setzero_ps();
+  v = _mm512_mask_add_ps(v, 0x7FFF, v, SC_ALIGN(z, v, 1));
+  v = _mm512_mask_add_ps(v, 0x3FFF, v, SC_ALIGN(z, v, 2));
+  v = _mm512_mask_add_ps(v, 0x0FFF, v, SC_ALIGN(z, v, 4));
+  return _mm512_mask_add_ps(v, 0x00FF, v, SC_ALIGN(z, v, 8));
+}
+#undef SC_ALIGN
 HLX_VINLINE vf sc_last(vf v) {
   return _mm512_permutexvar_ps(_mm512_set1_epi32(15), v);
 }
-HLX_VINLINE vf sc_rev(vf v) {
-  return _mm512_permutexvar_ps(
-      _mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-      v);
+HLX_VINLINE vf sc_first(vf v) {
+  return _mm512_broadcastss_ps(_mm512_castps512_ps128(v));
 }
 #elif V_BYTES == 32 && defined(__AVX2__)
 /* Byte shifts stay within 128-bit halves: prefix each half, then add the
@@ -65,11 +66,23 @@ HLX_VINLINE vf sc_prefix(vf v) {
   t = _mm256_permute2f128_ps(t, t, 0x08);  /* low: zero, high: low's total */
   return _mm256_add_ps(v, _mm256_or_ps(t, pad4));
 }
+HLX_VINLINE vf sc_suffix(vf v) {
+  const __m256 pad1 = _mm256_setr_ps(0, 0, 0, -0.0f, 0, 0, 0, -0.0f);
+  const __m256 pad2 = _mm256_setr_ps(0, 0, -0.0f, -0.0f, 0, 0, -0.0f, -0.0f);
+  const __m256 pad4 = _mm256_setr_ps(0, 0, 0, 0, -0.0f, -0.0f, -0.0f, -0.0f);
+  __m256i b = _mm256_castps_si256(v);
+  v = _mm256_add_ps(v, _mm256_or_ps(_mm256_castsi256_ps(_mm256_srli_si256(b, 4)), pad1));
+  b = _mm256_castps_si256(v);
+  v = _mm256_add_ps(v, _mm256_or_ps(_mm256_castsi256_ps(_mm256_srli_si256(b, 8)), pad2));
+  __m256 t = _mm256_permute_ps(v, 0x00);   /* each half's lane 0 */
+  t = _mm256_permute2f128_ps(t, t, 0x81);  /* low: high's total, high: zero */
+  return _mm256_add_ps(v, _mm256_or_ps(t, pad4));
+}
 HLX_VINLINE vf sc_last(vf v) {
   return _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7));
 }
-HLX_VINLINE vf sc_rev(vf v) {
-  return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+HLX_VINLINE vf sc_first(vf v) {
+  return _mm256_broadcastss_ps(_mm256_castps256_ps128(v));
 }
 #elif defined(__aarch64__)
 HLX_VINLINE vf sc_prefix(vf v) {
@@ -77,11 +90,13 @@ HLX_VINLINE vf sc_prefix(vf v) {
   v = vaddq_f32(v, vextq_f32(z, v, 3)); /* -0, v0, v1, v2 */
   return vaddq_f32(v, vextq_f32(z, v, 2)); /* -0, -0, v0, v1 */
 }
-HLX_VINLINE vf sc_last(vf v) { return vdupq_laneq_f32(v, 3); }
-HLX_VINLINE vf sc_rev(vf v) {
-  float32x4_t r = vrev64q_f32(v); /* v1 v0 v3 v2 */
-  return vextq_f32(r, r, 2);
+HLX_VINLINE vf sc_suffix(vf v) {
+  const float32x4_t z = vdupq_n_f32(-0.0f);
+  v = vaddq_f32(v, vextq_f32(v, z, 1)); /* v1, v2, v3, -0 */
+  return vaddq_f32(v, vextq_f32(v, z, 2)); /* v2, v3, -0, -0 */
 }
+HLX_VINLINE vf sc_last(vf v) { return vdupq_laneq_f32(v, 3); }
+HLX_VINLINE vf sc_first(vf v) { return vdupq_laneq_f32(v, 0); }
 #else
 #error "kernels/x86/scan_impl.h: no lane shuffles for this vector layer"
 #endif
@@ -115,11 +130,11 @@ static void sc_line_rev(const float* x, float* y, int64_t n, float init,
   int64_t j = n; /* elements [j, n) done */
   stream = stream && ((uintptr_t)(y + n) % V_BYTES) == 0;
   for (; j >= 2 * VF_N; j -= 2 * VF_N) {
-    vf p1 = sc_prefix(sc_rev(vf_loadu(x + j - VF_N)));
-    vf p0 = sc_prefix(sc_rev(vf_loadu(x + j - 2 * VF_N)));
-    vf t1 = sc_last(p1), t0 = sc_last(p0);
-    sc_store(y + j - VF_N, sc_rev(vf_add(c, p1)), stream);
-    sc_store(y + j - 2 * VF_N, sc_rev(vf_add(vf_add(c, t1), p0)), stream);
+    vf s1 = sc_suffix(vf_loadu(x + j - VF_N));
+    vf s0 = sc_suffix(vf_loadu(x + j - 2 * VF_N));
+    vf t1 = sc_first(s1), t0 = sc_first(s0);
+    sc_store(y + j - VF_N, vf_add(c, s1), stream);
+    sc_store(y + j - 2 * VF_N, vf_add(vf_add(c, t1), s0), stream);
     c = vf_add(c, vf_add(t1, t0));
   }
   float a = vf_first(c);
