@@ -25,10 +25,12 @@
  *    |out[i] - exact| <= gamma(N - i) * sum_j |x[j]|, the same bound as
  *    the reference's, so the two differ by at most twice that.
  * Any init with init (+) init != init (bitwise) is left to the reference
- * (hlx_scan returns false). When the axis is innermost, 8 lines run at once
- * (independent dependency chains), each a cache line behind the previous
- * one; otherwise column blocks run one row at a time (vectorisable). Large
- * inputs are split by line across `par`. */
+ * (hlx_scan returns false). When the axis is innermost, the scalar scan
+ * runs 8 lines at once (independent dependency chains), each a cache line
+ * behind the previous one, and the f32 add ISA kernels one line after
+ * another; otherwise column blocks run one row at a time (vectorisable).
+ * Large inputs are split by groups of 8 lines (or column blocks) across
+ * `par`, so results do not depend on the thread count. */
 #ifndef HLX_KERNELS_SCAN_H_
 #define HLX_KERNELS_SCAN_H_
 
