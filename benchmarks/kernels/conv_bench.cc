@@ -6,7 +6,8 @@
 // a fresh result buffer — what an engine linking libhlx pays per call.
 // "hlx_wparam" passes the weights as a second parameter instead (nothing
 // can be prepared ahead for them); "hlx_wreusable" marks that parameter
-// reusable (packed on the first run and kept while runs pass that buffer).
+// reusable (packed on the first run and kept while runs pass that buffer);
+// "hlx_provided" writes into a result buffer made once.
 // oneDNN: the forward-inference convolution primitive created once with
 // every memory format left to oneDNN (format_any: its preferred blocked
 // layouts), inputs reordered into them once outside the timed loop — the
@@ -73,10 +74,13 @@ void SetRate(benchmark::State& st, const Layer& l) {
 enum Weights { kConstant, kParam, kReusable };
 
 // One layer compiled into an executable; Run() is one hlx_executable_run
-// with a fresh result buffer.
+// with a fresh result buffer, or (provided) one run writing into a result
+// buffer made once (hlx_run_options_t.results_provided: no allocation per
+// run, the library alone).
 class HlxConv {
  public:
-  HlxConv(const Layer& l, Weights wk) : wparam_(wk != kConstant) {
+  HlxConv(const Layer& l, Weights wk, bool provided = false)
+      : wparam_(wk != kConstant), provided_(provided) {
     hlx_tensor_desc_t xd = Desc({1, l.c, l.h, l.w}), wd = Desc({l.o, l.c, l.k, l.k});
     std::vector<float> x = Random(l.c * l.h * l.w, 1), w = Random(l.o * l.c * l.k * l.k, 2);
     uint32_t xv, wv, y;
@@ -100,10 +104,15 @@ class HlxConv {
     if (!err_) err_ = hlx_executable_create(prog_, &opts, &exe_);
     if (!err_) err_ = hlx_buffer_create(&xd, x.data(), &in_[0]);
     if (!err_ && wparam_) err_ = hlx_buffer_create(&wd, w.data(), &in_[1]);
+    hlx_tensor_desc_t yd = Desc({1, l.o, l.oh(), l.ow()});
+    if (!err_ && provided_) err_ = hlx_buffer_create(&yd, nullptr, &out_);
+    hlx_run_options_init(&run_);
+    run_.results_provided = provided_;
   }
   ~HlxConv() {
     hlx_buffer_destroy(in_[0]);
     hlx_buffer_destroy(in_[1]);
+    hlx_buffer_destroy(out_);
     hlx_executable_destroy(exe_);
     hlx_program_destroy(prog_);
     hlx_builder_destroy(b_);
@@ -111,15 +120,17 @@ class HlxConv {
   // NULL or the message of the first failure (setup or run).
   const char* Error() const { return err_ ? hlx_status_get_message(err_) : nullptr; }
   bool Run() {
-    hlx_buffer_t* out[1];
-    err_ = hlx_executable_run(exe_, in_, wparam_ ? 2 : 1, out, 1);
+    hlx_buffer_t* out[1] = {out_};
+    err_ = hlx_executable_run_with_options(exe_, in_, wparam_ ? 2 : 1, out, 1, &run_);
     if (err_) return false;
-    hlx_buffer_destroy(out[0]);
+    if (!provided_) hlx_buffer_destroy(out[0]);
     return true;
   }
 
  private:
-  bool wparam_;
+  bool wparam_, provided_;
+  hlx_run_options_t run_;
+  hlx_buffer_t* out_ = nullptr;
   hlx_status_t err_ = nullptr;
   hlx_builder_t* b_ = nullptr;
   hlx_program_t* prog_ = nullptr;
@@ -127,8 +138,8 @@ class HlxConv {
   hlx_buffer_t* in_[2] = {nullptr, nullptr};
 };
 
-void RunHlx(benchmark::State& st, const Layer& l, Weights wk) {
-  HlxConv h(l, wk);
+void RunHlx(benchmark::State& st, const Layer& l, Weights wk, bool provided) {
+  HlxConv h(l, wk, provided);
   if (h.Error()) {
     st.SkipWithError(h.Error());
     return;
@@ -242,8 +253,8 @@ double Median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-void RunPair(benchmark::State& st, const Layer& l, Weights wk) {
-  HlxConv h(l, wk);
+void RunPair(benchmark::State& st, const Layer& l, Weights wk, bool provided) {
+  HlxConv h(l, wk, provided);
   OnednnConv o(l);
   if (h.Error() || !o.Ok()) {
     st.SkipWithError(h.Error() ? h.Error() : "no convolution primitive");
@@ -278,13 +289,18 @@ int Register() {
   const struct {
     const char* name;
     Weights wk;
-  } kinds[] = {{"", kConstant}, {"_wparam", kParam}, {"_wreusable", kReusable}};
+    bool provided;
+  } kinds[] = {{"", kConstant, false},
+               {"_wparam", kParam, false},
+               {"_wreusable", kReusable, false},
+               {"_provided", kConstant, true}};
   for (const Layer& l : kLayers) {
     std::string n = l.name;
     for (const auto& k : kinds) {
       Weights wk = k.wk;
+      bool pr = k.provided;
       benchmark::RegisterBenchmark(("hlx" + std::string(k.name) + "/" + n).c_str(),
-                                   [&l, wk](benchmark::State& st) { RunHlx(st, l, wk); })
+                                   [&l, wk, pr](benchmark::State& st) { RunHlx(st, l, wk, pr); })
           ->UseRealTime();
     }
     benchmark::RegisterBenchmark(("onednn_direct/" + n).c_str(),
@@ -292,8 +308,9 @@ int Register() {
         ->UseRealTime();
     for (const auto& k : kinds) {
       Weights wk = k.wk;
+      bool pr = k.provided;
       benchmark::RegisterBenchmark(("pair" + std::string(k.name) + "/" + n).c_str(),
-                                   [&l, wk](benchmark::State& st) { RunPair(st, l, wk); })
+                                   [&l, wk, pr](benchmark::State& st) { RunPair(st, l, wk, pr); })
           ->UseRealTime();
     }
   }
