@@ -6,8 +6,9 @@
  * CPU features; a lookup picks the table of the current cap.
  *
  * Results: bit-identical to the reference except the f32 transcendentals
- * (<= 1 ULP, see kernels/x86/elementwise_impl.h) and f32 sums (another
- * summation order, see kernels/x86/reduce_impl.h); NaN payloads may differ.
+ * (<= 1 ULP, see kernels/x86/elementwise_impl.h) and f32 sums and
+ * cumulative sums (another summation order, see kernels/x86/reduce_impl.h
+ * and kernels/scan.h); NaN payloads may differ.
  * Lookups are thread-safe. */
 #ifndef HLX_KERNELS_DISPATCH_H_
 #define HLX_KERNELS_DISPATCH_H_
