@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "kernels/dispatch.h"
+#include "kernels/dispatch/thread_split.h"
 
 /* Indexed by log2(element size). */
 static hlx_transpose_fn g_tr[4][HLX_ISA_COUNT];
@@ -148,19 +149,18 @@ typedef struct tiled_split_t {
   const tiled_t* t;
   const char* src;
   char* dst;
-  int64_t step; /* rows of each 2-D slice per piece */
+  hlx_thread_split_t split; /* of the input rows of each 2-D slice */
 } tiled_split_t;
 
-/* Pieces [begin, end): input rows [k * step, (k + 1) * step) of every 2-D
- * slice, i.e. disjoint output columns. */
+/* Pieces [begin, end): the same input rows of every 2-D slice, i.e.
+ * disjoint output columns. */
 static void tiled_pieces(void* arg, size_t begin, size_t end) {
   const tiled_split_t* s = arg;
   const tiled_t* t = s->t;
-  const int64_t es = (int64_t)t->es, rows = t->dims[t->rj];
+  const int64_t es = (int64_t)t->es;
   for (size_t k = begin; k < end; k++) {
-    int64_t lo = (int64_t)k * s->step;
-    int64_t hi = lo + s->step < rows ? lo + s->step : rows;
-    if (lo >= hi) continue;
+    int64_t lo, hi;
+    if (!hlx_thread_split_piece(&s->split, k, &lo, &hi)) continue;
     int64_t idx[HLX_KERNEL_MAX_RANK] = {0};
     int64_t in_off = lo * t->is[t->rj], out_off = lo;
     for (;;) {
@@ -198,15 +198,16 @@ void hlx_copy_strided_par(size_t elem_size, int32_t rank, const int64_t* dims,
     return;
   }
   const int64_t rows = t.dims[t.rj];
-  tiled_split_t s = {&t, in, out, rows};
   int threads = hlx_parallel_num_threads(par);
-  if (threads <= 1 || bytes < kParallelMinBytes || rows < 128) {
+  if (bytes < kParallelMinBytes || rows < 128) threads = 1;
+  /* Pieces on 64-row multiples: whole output lines, aligned for streaming,
+   * for every element size. */
+  tiled_split_t s = {&t, in, out, hlx_thread_split(rows, threads, 64)};
+  if (s.split.pieces == 1) {
     tiled_pieces(&s, 0, 1);
     return;
   }
-  /* Pieces on 64-row multiples: whole output lines, aligned for streaming. */
-  s.step = ((rows + threads - 1) / threads + 63) & ~(int64_t)63;
-  hlx_parallel_for(par, (size_t)threads, 1, tiled_pieces, &s);
+  hlx_parallel_for(par, (size_t)s.split.pieces, 1, tiled_pieces, &s);
 }
 
 void hlx_copy_strided(size_t elem_size, int32_t rank, const int64_t* dims,

@@ -1,6 +1,6 @@
 /* One piece per thread over [0, n): the split the dispatch files use for
  * large kernels (gathers by output rows, scatter-adds by destination rows;
- * tiled transposes by input rows could use it too). Piece starts are
+ * tiled transposes by input rows). Piece starts are
  * multiples of `align` items, so with align * item bytes >= 64 neighbouring
  * pieces never write the same cache line (no false sharing) and streaming
  * stores stay aligned; the last piece takes the remainder, and pieces past
@@ -32,9 +32,8 @@ static inline hlx_thread_split_t hlx_thread_split(int64_t n, int threads,
 }
 
 /* Items [*lo, *hi) of piece k; false when the piece is empty. */
-static inline bool hlx_thread_split_piece(const hlx_thread_split_t* s,
-                                          size_t k, int64_t* lo,
-                                          int64_t* hi) {
+static inline bool hlx_thread_split_piece(const hlx_thread_split_t* s, size_t k,
+                                          int64_t* lo, int64_t* hi) {
   *lo = (int64_t)k * s->step;
   *hi = *lo + s->step < s->n ? *lo + s->step : s->n;
   return *lo < *hi;
@@ -43,8 +42,9 @@ static inline bool hlx_thread_split_piece(const hlx_thread_split_t* s,
 /* Items that span at least one 64-byte line: the align for items of
  * `item_bytes` (whole lines when item_bytes divides 64). */
 static inline int64_t hlx_thread_split_line_items(int64_t item_bytes) {
-  return item_bytes <= 0 || item_bytes >= 64 ? 1
-                                             : (64 + item_bytes - 1) / item_bytes;
+  return item_bytes <= 0 || item_bytes >= 64
+             ? 1
+             : (64 + item_bytes - 1) / item_bytes;
 }
 
 #endif /* HLX_KERNELS_DISPATCH_THREAD_SPLIT_H_ */
