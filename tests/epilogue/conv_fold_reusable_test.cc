@@ -34,14 +34,18 @@ struct Shape {
   int64_t hw, ci, co, k;
   bool residual;
   bool oihw = false;  // weights [o, i, 0, 1]: the output feature outermost
+  bool reverse = false;  // window reversal: weights flipped before packing
+  int64_t groups = 1;    // feature_group_count
+  int64_t wcount() const { return k * k * (ci / groups) * co; }
 };
 
 // JAX's export of conv + batch norm (+ residual) + relu, NHWC / HWIO, with
 // x, w, mean, var, gamma, beta (, res) as parameters.
 std::string Program(const Shape& s) {
   std::string x = TensorType({1, s.hw, s.hw, s.ci});
-  std::string w = s.oihw ? TensorType({s.co, s.ci, s.k, s.k})
-                         : TensorType({s.k, s.k, s.ci, s.co});
+  int64_t wi = s.ci / s.groups;
+  std::string w = s.oihw ? TensorType({s.co, wi, s.k, s.k})
+                         : TensorType({s.k, s.k, wi, s.co});
   std::string y = TensorType({1, s.hw, s.hw, s.co});
   std::string v = TensorType({s.co});
   std::string c1 = TensorType({1, 1, 1, s.co});
@@ -53,8 +57,10 @@ std::string Program(const Shape& s) {
   t += "  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x" +
        std::string(s.oihw ? "[o, i, 0, 1]" : "[0, 1, i, o]") +
        "->[b, 0, 1, f], window = {pad = [[" + pad + ", " + pad +
-       "], [" + pad + ", " + pad + "]]} {batch_group_count = 1 : i64, "
-       "feature_group_count = 1 : i64} : (" + x + ", " + w + ") -> " + y +
+       "], [" + pad + ", " + pad + "]]" +
+       (s.reverse ? ", reverse = [true, true]" : "") +
+       "} {batch_group_count = 1 : i64, feature_group_count = " +
+       std::to_string(s.groups) + " : i64} : (" + x + ", " + w + ") -> " + y +
        "\n";
   t += "  %eps = stablehlo.constant dense<9.99999974E-6> : tensor<f32>\n";
   t += "  %m1 = stablehlo.broadcast_in_dim %mean, dims = [3] : (" + v +
@@ -169,7 +175,7 @@ void Check(const Shape& s, bool wino, double tol) {
   int64_t co = s.co, out = s.hw * s.hw * s.co;
   plan_run::Buffers in = {
       Random(s.hw * s.hw * s.ci, 1, -1, 1),
-      Random(s.k * s.k * s.ci * s.co, 2, -0.5, 0.5),
+      Random(s.wcount(), 2, -0.5, 0.5),
       Random(co, 3, -0.5, 0.5),   // mean
       Random(co, 4, 0.1, 2),      // var
       Random(co, 5, 0.5, 1.5),    // gamma
@@ -191,7 +197,8 @@ void Check(const Shape& s, bool wino, double tol) {
   Near(g, Floats(plan_run::RunPlan(pu, in)), tol, "new gamma buffer");
 
   // The mean and var rewritten in place: compared by content, refolded.
-  in[2] = Random(co, 9, -0.5, 0.5);  // same size: vector keeps its memory
+  std::memcpy(in[2].data(), Random(co, 9, -0.5, 0.5).data(),
+              co * sizeof(float));
   std::memcpy(in[3].data(), Random(co, 10, 0.1, 2).data(), co * sizeof(float));
   auto mv = Floats(plan_run::RunPlan(pf, in));
   EXPECT_TRUE(Differ(mv, g));
@@ -199,7 +206,7 @@ void Check(const Shape& s, bool wino, double tol) {
 
   // New weights buffer.
   old.push_back(in[1]);
-  in[1] = Random(s.k * s.k * s.ci * s.co, 11, -0.5, 0.5);
+  in[1] = Random(s.wcount(), 11, -0.5, 0.5);
   auto nw = Floats(plan_run::RunPlan(pf, in));
   EXPECT_TRUE(Differ(nw, mv));
   auto want = Floats(plan_run::RunPlan(pu, in));
@@ -208,7 +215,7 @@ void Check(const Shape& s, bool wino, double tol) {
   // The weights rewritten in place break the reusable-parameter promise:
   // the kept packed copy is used (the unfolded plan keeps its own copy
   // too), so both still give the old weights' result.
-  std::vector<unsigned char> fresh = Random(s.k * s.k * s.ci * s.co, 12, -1, 1);
+  std::vector<unsigned char> fresh = Random(s.wcount(), 12, -1, 1);
   std::memcpy(in[1].data(), fresh.data(), fresh.size() - 1);
   EXPECT_FALSE(Differ(Floats(plan_run::RunPlan(pf, in)), nw));
 }
@@ -219,6 +226,20 @@ TEST(ConvFoldReusable, Conv3x3Relu) { Check({14, 16, 32, 3, false}, false, 1e-5)
 // a contiguous block of weights.
 TEST(ConvFoldReusable, OihwWeights) {
   Check({14, 16, 32, 3, false, true}, false, 1e-5);
+}
+
+// Window reversal: the scaled weights are reversed before packing.
+// (Transposed convolutions take no epilogue: lower_epilogue.c.)
+TEST(ConvFoldReusable, ReversedWindow) {
+  Shape s{14, 16, 32, 3, false};
+  s.reverse = true;
+  Check(s, false, 1e-5);
+}
+
+TEST(ConvFoldReusable, GroupedConv) {
+  Shape s{14, 16, 32, 3, false};
+  s.groups = 2;
+  Check(s, false, 1e-5);
 }
 
 TEST(ConvFoldReusable, Conv1x1ResidualRelu) {
