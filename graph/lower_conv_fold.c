@@ -6,13 +6,24 @@
 
 #include "graph/lower_epilogue.h"
 
+/* Values from_params has found to be parameter-only, and how many more
+ * values it may look at: a value reached along several paths (x + x,
+ * chains of them) is walked once, so the walk is linear in the operand's
+ * expression, and a long one gives up instead of taking seconds. */
+typedef struct param_walk_t {
+  const hlx_value_t* ok[64];
+  int32_t num_ok, budget;
+} param_walk_t;
+
 /* Whether v is computed only from reusable parameters and constants by
  * side-effect-free elementwise / shape ops (what JAX exports for batch
  * norm's scale, rsqrt(var + eps) * gamma), so its value changes only when
  * a run passes other parameter buffers. */
 static bool from_params(hlx_lower_ctx_t* c, const hlx_value_t* v,
-                        int32_t depth) {
-  if (depth > 24) return false;
+                        param_walk_t* w) {
+  if (--w->budget < 0) return false;
+  for (int32_t i = 0; i < w->num_ok; i++)
+    if (w->ok[i] == v) return true;
   hlx_value_slots_t s;
   hlx_status_t e = hlx_lower_slots_of(c, v, &s);
   if (e) {
@@ -41,7 +52,8 @@ static bool from_params(hlx_lower_ctx_t* c, const hlx_value_t* v,
       return false;
   }
   for (int32_t i = 0; i < d->num_operands; i++)
-    if (!from_params(c, d->operands[i], depth + 1)) return false;
+    if (!from_params(c, d->operands[i], w)) return false;
+  if (w->num_ok < 64) w->ok[w->num_ok++] = v;
   return true;
 }
 
@@ -67,8 +79,9 @@ int32_t hlx_conv_fold_count(hlx_lower_ctx_t* c, const hlx_epilogue_t* ep,
          st->op.shape != HLX_ONEDNN_OPERAND_PER_FEATURE) ||
         st->op.kind > HLX_ONEDNN_POST_MUL)
       break;
+    param_walk_t w = {.num_ok = 0, .budget = 256};
     if (!hlx_conv_fold_constant(c, st) &&
-        !(params && from_params(c, st->operand, 0)))
+        !(params && from_params(c, st->operand, &w)))
       break;
   }
   return n;

@@ -36,6 +36,7 @@ struct Shape {
   bool oihw = false;  // weights [o, i, 0, 1]: the output feature outermost
   bool reverse = false;  // window reversal: weights flipped before packing
   int64_t groups = 1;    // feature_group_count
+  int gamma_chain = 0;   // > 0: gamma doubled that many times (q = q + q)
   int64_t wcount() const { return k * k * (ci / groups) * co; }
 };
 
@@ -74,7 +75,14 @@ std::string Program(const Shape& s) {
        "-> " + c1 + "\n";
   t += "  %v2 = stablehlo.add %v1, %e1 : " + c1 + "\n";
   t += "  %r = stablehlo.rsqrt %v2 : " + c1 + "\n";
-  t += "  %g = stablehlo.reshape %gamma : (" + v + ") -> " + c1 + "\n";
+  std::string gamma = "%gamma";
+  for (int i = 0; i < s.gamma_chain; i++) {
+    std::string q = "%q" + std::to_string(i);
+    t += "  " + q + " = stablehlo.add " + gamma + ", " + gamma + " : " + v +
+         "\n";
+    gamma = q;
+  }
+  t += "  %g = stablehlo.reshape " + gamma + " : (" + v + ") -> " + c1 + "\n";
   t += "  %sc = stablehlo.multiply %r, %g : " + c1 + "\n";
   t += "  %sc2 = stablehlo.broadcast_in_dim %sc, dims = [0, 1, 2, 3] : (" +
        c1 + ") -> " + y + "\n";
@@ -239,6 +247,15 @@ TEST(ConvFoldReusable, ReversedWindow) {
 TEST(ConvFoldReusable, GroupedConv) {
   Shape s{14, 16, 32, 3, false};
   s.groups = 2;
+  Check(s, false, 1e-5);
+}
+
+// A scale computed by a long expression in which each value is reached
+// along two paths (q + q): each value is looked at once, so it folds
+// (before: 2^depth walks, and none past depth 24).
+TEST(ConvFoldReusable, SharedSubexpressionsFold) {
+  Shape s{14, 16, 32, 3, false};
+  s.gamma_chain = 30;
   Check(s, false, 1e-5);
 }
 
