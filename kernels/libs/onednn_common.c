@@ -396,9 +396,3 @@ hlx_status_t hlx_dnnl_blocked_md(dnnl_memory_desc_t* md, int nd,
                "blocked descriptor");
   return NULL;
 }
-
-/* oneDNN lists its F(2x2, 3x3) Winograd kernel first; F(4x4, 3x3) does
- * fewer multiplications: with ResNet-50's epilogues it measured 1.4x
- * faster at 56x56 outputs but slower at 14x14 and 7x7 (28x28 only has
- * the 4x3 kernel), so the caller asks for it from 28x28 up and *pd
- * becomes that one when it is offered. */
