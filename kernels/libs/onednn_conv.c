@@ -59,11 +59,14 @@ static void pick_wino_4x3(dnnl_primitive_desc_t* pd, const_dnnl_op_desc_t od,
  *     as its blocked kernel from 13x13 outputs on, slower below (7x7);
  *   - with few input features (the first layer: 3), oneDNN's direct
  *     kernel reads nchw src itself (dst stays blocked): the src reorder
- *     goes, and an im2col gemm kernel is refused (PIN_PLAIN). */
+ *     goes, and an im2col gemm kernel is refused (PIN_PLAIN).
+ * HLX_CONV_NO_PLAIN=1 turns this off (read when a primitive is built). */
 enum { PIN_SRC = 1, PIN_DST = 2, PIN_PLAIN = 4 };
 enum { POINTWISE_MIN_OUT = 128, FIRST_LAYER_MAX_IN = 4 };
 
 static int32_t plain_pins(const hlx_onednn_conv_desc_t* d) {
+  const char* off = getenv("HLX_CONV_NO_PLAIN"); /* A/B switch */
+  if (off && *off && *off != '0') return 0;
   if (d->src_blocked || d->dst_blocked || d->transposed || d->winograd ||
       d->groups != 1)
     return 0;

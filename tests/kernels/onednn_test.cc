@@ -9,6 +9,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -496,6 +497,12 @@ TEST(OnednnConv, PlainLayoutsOfALoneLayer) {
     SCOPED_TRACE(n.what);
     CheckConv(n.c);
   }
+  // The A/B switch HLX_CONV_NO_PLAIN=1 (a shape no other case builds: the
+  // primitive cache is keyed by the descriptor): blocked kernel, reorders.
+  setenv("HLX_CONV_NO_PLAIN", "1", 1);
+  CheckConv({2, 1, 21, 35, 1, {16, 17}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1},
+             true, true, true, false, src | dst});
+  unsetenv("HLX_CONV_NO_PLAIN");
 }
 
 // The per-thread workspace: convolutions of different sizes (it grows)
