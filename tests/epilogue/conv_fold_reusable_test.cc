@@ -270,23 +270,42 @@ TEST(ConvFoldReusable, WinogradRelu) {
   Check({28, 32, 64, 3, false}, true, 1e-4);
 }
 
-// Steps whose operand varies per run (here the scale is the input x's
-// feature vector, not a reusable parameter) stay post-ops.
+// Steps whose operand may vary per run (gamma is not a reusable
+// parameter here, so neither is the scale) stay post-ops, after the
+// folded subtract; the result still equals the unfolded plan's, also
+// after gamma and the mean change in place.
 TEST(ConvFoldReusable, NonReusableScaleStays) {
   Shape s{14, 16, 32, 3, false};
   std::string text = Program(s);
-  Lowered l;
   static const bool kSomeReusable[] = {false, true, true, true, false, true};
   hlx_lower_options_t o = {};
   o.library_threads = 1;
   o.reusable_entry = "main";
   o.reusable_params = kSomeReusable;  // gamma is not reusable
   o.num_reusable_params = 6;
+  Lowered l, plain_l;
   ASSERT_TRUE(plan_run::LowerOptions(text, nullptr, o, &l));
+  ASSERT_TRUE(plan_run::LowerOptions(text, "HLX_NO_CONV_FOLD", o, &plain_l));
   const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
+  const hlx_plan_t* pu = hlx_lowered_find(plain_l.lm, "main");
   ASSERT_NE(p, nullptr);
+  ASSERT_NE(pu, nullptr);
   // Only the subtract (mean is reusable) folds.
   EXPECT_EQ(Tasks(p, "+epilogue[1 folded]"), 1);
+  int64_t co = s.co;
+  plan_run::Buffers in = {
+      Random(s.hw * s.hw * s.ci, 1, -1, 1), Random(s.wcount(), 2, -0.5, 0.5),
+      Random(co, 3, -0.5, 0.5), Random(co, 4, 0.1, 2),
+      Random(co, 5, 0.5, 1.5),  Random(co, 6, -1, 1)};
+  auto first = Floats(plan_run::RunPlan(p, in));
+  Near(first, Floats(plan_run::RunPlan(pu, in)), 1e-5, "first run");
+  std::memcpy(in[4].data(), Random(co, 7, -1.5, -0.5).data(),
+              co * sizeof(float));
+  std::memcpy(in[2].data(), Random(co, 8, -0.5, 0.5).data(),
+              co * sizeof(float));
+  auto changed = Floats(plan_run::RunPlan(p, in));
+  EXPECT_TRUE(Differ(changed, first));
+  Near(changed, Floats(plan_run::RunPlan(pu, in)), 1e-5, "changed in place");
 }
 
 // ResNet's last block: a convolution reading a blocked activation with a
