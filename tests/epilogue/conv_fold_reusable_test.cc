@@ -119,13 +119,6 @@ const hlx_plan_t* Lower(const std::string& text, const char* env, bool wino,
   return hlx_lowered_find(l->lm, "main");
 }
 
-int Tasks(const hlx_plan_t* p, const char* part) {
-  int n = 0;
-  for (int32_t i = 0; i < p->num_tasks; i++)
-    n += std::strstr(p->tasks[i].name, part) != nullptr;
-  return n;
-}
-
 std::vector<unsigned char> Random(int64_t n, uint32_t seed, double lo,
                                   double hi) {
   std::mt19937 g(seed);
@@ -175,10 +168,10 @@ void Check(const Shape& s, bool wino, double tol) {
   ASSERT_NE(pf, nullptr);
   ASSERT_NE(pu, nullptr);
   // mean, scale and beta fold; relu (and the residual) stay.
-  EXPECT_EQ(Tasks(pf, "+epilogue[3 folded]"), 1) << text;
-  EXPECT_EQ(Tasks(pu, "folded"), 0);
+  EXPECT_EQ(TasksNamed(pf, "+epilogue[3 folded]"), 1) << text;
+  EXPECT_EQ(TasksNamed(pu, "folded"), 0);
   if (wino && hlx_onednn_act_block() == 16)
-    EXPECT_EQ(Tasks(pf, "(winograd)"), 1);
+    EXPECT_EQ(TasksNamed(pf, "(winograd)"), 1);
 
   int64_t co = s.co, out = s.hw * s.hw * s.co;
   plan_run::Buffers in = {
@@ -291,7 +284,7 @@ TEST(ConvFoldReusable, NonReusableScaleStays) {
   ASSERT_NE(p, nullptr);
   ASSERT_NE(pu, nullptr);
   // Only the subtract (mean is reusable) folds.
-  EXPECT_EQ(Tasks(p, "+epilogue[1 folded]"), 1);
+  EXPECT_EQ(TasksNamed(p, "+epilogue[1 folded]"), 1);
   int64_t co = s.co;
   plan_run::Buffers in = {
       Random(s.hw * s.hw * s.ci, 1, -1, 1), Random(s.wcount(), 2, -0.5, 0.5),
@@ -331,7 +324,7 @@ func.func @main(%x: tensor<1x7x7x64xf32>, %w1: tensor<1x1x64x64xf32>, %w2: tenso
   const hlx_plan_t* pr = LowerMain(kText, "HLX_CONV_REFERENCE", &ref_l);
   ASSERT_NE(pf, nullptr);
   ASSERT_NE(pr, nullptr);
-  EXPECT_EQ(Tasks(pf, "+epilogue(add,relu)"), 1);
+  EXPECT_EQ(TasksNamed(pf, "+epilogue(add,relu)"), 1);
   plan_run::Buffers in = {Random(7 * 7 * 64, 1, -1, 1),
                           Random(64 * 64, 2, -0.3, 0.3),
                           Random(64 * 64, 3, -0.3, 0.3)};

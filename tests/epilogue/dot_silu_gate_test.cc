@@ -54,13 +54,6 @@ std::string Mlp(const std::string& silu) {
   })" + silu + "\n}\n";
 }
 
-int32_t Named(const hlx_plan_t* p, const char* what) {
-  int32_t n = 0;
-  for (int32_t i = 0; i < p->num_tasks; i++)
-    n += std::strstr(p->tasks[i].name, what) != nullptr;
-  return n;
-}
-
 std::vector<float> Random(size_t n, unsigned seed, float scale) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> d(-scale, scale);
@@ -95,8 +88,8 @@ TEST(DotSiluGate, JaxSiluAndGateArePostOps) {
   const hlx_plan_t* f;
   EXPECT_LT(Compare(Mlp(SiluJax("1.000000e+00")), &f, &fl, &pl), 1e-5);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(Named(f, "epilogue(swish)"), 1);
-  EXPECT_EQ(Named(f, "epilogue(multiply)"), 0);
+  EXPECT_EQ(TasksNamed(f, "epilogue(swish)"), 1);
+  EXPECT_EQ(TasksNamed(f, "epilogue(multiply)"), 0);
   EXPECT_EQ(f->num_tasks, 3);
 }
 
@@ -105,7 +98,7 @@ TEST(DotSiluGate, LogisticSilu) {
   const hlx_plan_t* f;
   EXPECT_LT(Compare(Mlp(kSiluLogistic), &f, &fl, &pl), 1e-5);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(Named(f, "epilogue(swish)"), 1);
+  EXPECT_EQ(TasksNamed(f, "epilogue(swish)"), 1);
 }
 
 TEST(DotSiluGate, OtherFunctionsStayCalls) {
@@ -114,7 +107,7 @@ TEST(DotSiluGate, OtherFunctionsStayCalls) {
   // 2 * silu: not silu.
   EXPECT_LT(Compare(Mlp(SiluJax("2.000000e+00")), &f, &fl, &pl), 1e-5);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(Named(f, "swish"), 0);
+  EXPECT_EQ(TasksNamed(f, "swish"), 0);
 }
 
 }  // namespace

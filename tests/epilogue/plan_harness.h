@@ -25,6 +25,14 @@ inline const hlx_plan_t* LowerMain(const std::string& text, const char* env,
   return hlx_lowered_find(l->lm, "main");
 }
 
+// How many of the plan's tasks have `part` in their name.
+inline int32_t TasksNamed(const hlx_plan_t* p, const char* part) {
+  int32_t n = 0;
+  for (int32_t i = 0; i < p->num_tasks; i++)
+    n += std::strstr(p->tasks[i].name, part) != nullptr;
+  return n;
+}
+
 // "tensor<2x3xf32>" for dims d, and its element count.
 inline std::string TensorType(const std::vector<int64_t>& d) {
   std::string s = "tensor<";
