@@ -14,18 +14,19 @@
  * unit window strides and padding within the kernel's reach, on oneDNN's
  * deconvolution (the kernel reversed once for constants, per run else).
  * Both read the operands in their own layouts (any dimension numbers,
- * expressed as strides) and write the result's layout. Weights that are a stablehlo.constant are reordered into
- * oneDNN's preferred blocked layout once, when the plan is built; other
- * weights are reordered on every run. Everything else stays on the
- * reference path below. An epilogue group (graph/lower_epilogue.h) runs
- * the same library task with oneDNN post-ops and writes the chain's last
- * value; with constant weights, its leading add/subtract/multiply steps by
- * constant per-feature values fold into the weights and a bias instead
- * (conv+BN folding, exact up to float rounding, graph/lower_conv_fold.c);
- * with weights of a reusable parameter, steps by values computed only from
- * reusable parameters and constants fold too, per run's buffers
- * (weights_cache_t). Weights that are plan
- * constants (folded, or elided constants filled in) are packed once too.
+ * expressed as strides) and write the result's layout. Weights that are a
+ * stablehlo.constant or another plan constant (folded, or an elided
+ * constant filled in) are reordered into oneDNN's preferred blocked
+ * layout once, when the plan is built; those of a reusable parameter once
+ * per buffer (weights_cache_t); other weights on every run. Everything
+ * else stays on the reference path below. An epilogue group
+ * (graph/lower_epilogue.h) runs the same library task with oneDNN
+ * post-ops and writes the chain's last value; with constant weights, its
+ * leading add/subtract/multiply steps by constant per-feature values fold
+ * into the weights and a bias instead (conv+BN folding, exact up to float
+ * rounding, graph/lower_conv_fold.c); with weights of a reusable
+ * parameter, steps by values computed only from reusable parameters and
+ * constants fold too, per run's buffers (weights_cache_t).
  * Activations between oneDNN convolutions may stay in oneDNN's blocked
  * layout (graph/lower_conv_layout.c): such a task reads/writes nChw16c
  * and its name ends in "(blocked src|dst|src+dst)". */
@@ -601,7 +602,8 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   int32_t out;
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in[0]));
   HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 1, &in[1]));
-  /* Weights from a reusable parameter: packed on the first run, kept. */
+  /* Weights from a reusable parameter: packed (and folded) on the first
+   * run, kept while runs pass the same buffers (run_conv_cached). */
   if (!f->packed && hlx_lower_slot_is_reusable(c, in[1])) {
     size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
     weights_cache_t* w = hlx_lower_alloc(c, sizeof(*w));
