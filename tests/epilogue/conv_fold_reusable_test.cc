@@ -301,6 +301,46 @@ TEST(ConvFoldReusable, NonReusableScaleStays) {
   Near(changed, Floats(plan_run::RunPlan(pu, in)), 1e-5, "changed in place");
 }
 
+// A step by a single value (a scalar parameter): one float of the key.
+TEST(ConvFoldReusable, ScalarScale) {
+  const char* kText = R"(
+func.func @main(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, %k: tensor<f32>, %beta: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> tensor<1x8x8x32xf32>
+  %m = stablehlo.multiply %c, %kb : tensor<1x8x8x32xf32>
+  %bb = stablehlo.broadcast_in_dim %beta, dims = [3] : (tensor<32xf32>) -> tensor<1x8x8x32xf32>
+  %a = stablehlo.add %m, %bb : tensor<1x8x8x32xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<1x8x8x32xf32>
+  %o = stablehlo.maximum %a, %zb : tensor<1x8x8x32xf32>
+  return %o : tensor<1x8x8x32xf32>
+}
+)";
+  static const bool kReusable[] = {false, true, true, true};
+  hlx_lower_options_t o = {};
+  o.library_threads = 1;
+  o.reusable_entry = "main";
+  o.reusable_params = kReusable;
+  o.num_reusable_params = 4;
+  Lowered l, plain_l;
+  ASSERT_TRUE(plan_run::LowerOptions(kText, nullptr, o, &l));
+  ASSERT_TRUE(plan_run::LowerOptions(kText, "HLX_NO_CONV_FOLD", o, &plain_l));
+  const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
+  const hlx_plan_t* pu = hlx_lowered_find(plain_l.lm, "main");
+  ASSERT_NE(p, nullptr);
+  ASSERT_NE(pu, nullptr);
+  EXPECT_EQ(TasksNamed(p, "+epilogue[2 folded]"), 1);
+  plan_run::Buffers in = {Random(8 * 8 * 16, 1, -1, 1),
+                          Random(3 * 3 * 16 * 32, 2, -0.5, 0.5),
+                          Random(1, 3, 0.5, 1.5), Random(32, 4, -1, 1)};
+  auto first = Floats(plan_run::RunPlan(p, in));
+  Near(first, Floats(plan_run::RunPlan(pu, in)), 1e-5, "first run");
+  std::memcpy(in[2].data(), Random(1, 5, -1.5, -0.5).data(), sizeof(float));
+  auto changed = Floats(plan_run::RunPlan(p, in));
+  EXPECT_TRUE(Differ(changed, first));
+  Near(changed, Floats(plan_run::RunPlan(pu, in)), 1e-5, "new scale");
+}
+
 // ResNet's last block: a convolution reading a blocked activation with a
 // residual sum whose result is returned (logical). oneDNN would write a
 // blocked dst for the blocked src, which the sum cannot take, so the
