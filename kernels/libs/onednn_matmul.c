@@ -45,7 +45,8 @@ static bool matmul_types_ok(const hlx_onednn_matmul_desc_t* d) {
   return false;
 }
 
-/* [outer,] [batch,] rows x cols; size-1 batch dims are left out. */
+/* [outer,] [batch,] rows x cols: the batch dim only when batch > 1 or
+ * there is an outer batch. */
 static hlx_status_t matrix_md(dnnl_memory_desc_t* md, hlx_dtype_t t,
                               int64_t outer, int64_t outer_stride,
                               int64_t batch, int64_t rows, int64_t cols,
