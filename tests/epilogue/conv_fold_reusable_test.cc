@@ -104,19 +104,27 @@ std::string Program(const Shape& s) {
   return t;
 }
 
+// @main lowered with reusable[i] telling which of its n parameters are
+// reusable, `env` set while lowering.
+const hlx_plan_t* LowerWith(const std::string& text, const char* env,
+                            const bool* reusable, int32_t n, bool wino,
+                            Lowered* l) {
+  hlx_lower_options_t o = {};
+  o.library_threads = 1;
+  o.conv_winograd = wino;
+  o.reusable_entry = "main";
+  o.reusable_params = reusable;
+  o.num_reusable_params = n;
+  if (!plan_run::LowerOptions(text, env, o, l)) return nullptr;
+  return hlx_lowered_find(l->lm, "main");
+}
+
 // @main lowered with every parameter but x (and res) reusable.
 const hlx_plan_t* Lower(const std::string& text, const char* env, bool wino,
                         bool residual, Lowered* l) {
   static const bool kReusable[] = {false, true, true, true,
                                    true,  true, false};
-  hlx_lower_options_t o = {};
-  o.library_threads = 1;
-  o.conv_winograd = wino;
-  o.reusable_entry = "main";
-  o.reusable_params = kReusable;
-  o.num_reusable_params = residual ? 7 : 6;
-  if (!plan_run::LowerOptions(text, env, o, l)) return nullptr;
-  return hlx_lowered_find(l->lm, "main");
+  return LowerWith(text, env, kReusable, residual ? 7 : 6, wino, l);
 }
 
 std::vector<unsigned char> Random(int64_t n, uint32_t seed, double lo,
@@ -271,16 +279,10 @@ TEST(ConvFoldReusable, NonReusableScaleStays) {
   Shape s{14, 16, 32, 3, false};
   std::string text = Program(s);
   static const bool kSomeReusable[] = {false, true, true, true, false, true};
-  hlx_lower_options_t o = {};
-  o.library_threads = 1;
-  o.reusable_entry = "main";
-  o.reusable_params = kSomeReusable;  // gamma is not reusable
-  o.num_reusable_params = 6;
-  Lowered l, plain_l;
-  ASSERT_TRUE(plan_run::LowerOptions(text, nullptr, o, &l));
-  ASSERT_TRUE(plan_run::LowerOptions(text, "HLX_NO_CONV_FOLD", o, &plain_l));
-  const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
-  const hlx_plan_t* pu = hlx_lowered_find(plain_l.lm, "main");
+  Lowered l, plain_l;  // gamma is not reusable
+  const hlx_plan_t* p = LowerWith(text, nullptr, kSomeReusable, 6, false, &l);
+  const hlx_plan_t* pu =
+      LowerWith(text, "HLX_NO_CONV_FOLD", kSomeReusable, 6, false, &plain_l);
   ASSERT_NE(p, nullptr);
   ASSERT_NE(pu, nullptr);
   // Only the subtract (mean is reusable) folds.
@@ -317,16 +319,10 @@ func.func @main(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, %k: tensor<
 }
 )";
   static const bool kReusable[] = {false, true, true, true};
-  hlx_lower_options_t o = {};
-  o.library_threads = 1;
-  o.reusable_entry = "main";
-  o.reusable_params = kReusable;
-  o.num_reusable_params = 4;
   Lowered l, plain_l;
-  ASSERT_TRUE(plan_run::LowerOptions(kText, nullptr, o, &l));
-  ASSERT_TRUE(plan_run::LowerOptions(kText, "HLX_NO_CONV_FOLD", o, &plain_l));
-  const hlx_plan_t* p = hlx_lowered_find(l.lm, "main");
-  const hlx_plan_t* pu = hlx_lowered_find(plain_l.lm, "main");
+  const hlx_plan_t* p = LowerWith(kText, nullptr, kReusable, 4, false, &l);
+  const hlx_plan_t* pu =
+      LowerWith(kText, "HLX_NO_CONV_FOLD", kReusable, 4, false, &plain_l);
   ASSERT_NE(p, nullptr);
   ASSERT_NE(pu, nullptr);
   EXPECT_EQ(TasksNamed(p, "+epilogue[2 folded]"), 1);
