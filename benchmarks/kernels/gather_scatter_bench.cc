@@ -176,20 +176,23 @@ void RunScatterAddRows(benchmark::State& st, hlx_scatter_add_rows_fn fn,
 }
 
 // Embedding lookup: 64K random rows of 256 f32 from a 16K-row table (the
-// plain loop: one memcpy per row). Bytes: read + written.
+// plain loop: one memcpy per row). Bytes: read + written. The 64 MiB result
+// has its own buffer (D().upd holds only kN = 4M floats, and the scatter-add
+// rows read it).
 void RunEmbedding(benchmark::State& st, hlx_gather_rows_fn fn) {
-  const int64_t rows = 16384, len = 256, n = 65536;
+  constexpr int64_t rows = 16384, len = 256, n = 65536;
   static int32_t* ix = [] {
-    int32_t* r = HugeAlloc<int32_t>(65536);
-    for (int64_t i = 0; i < 65536; i++) r[i] = D().idx[i] % 16384;
+    int32_t* r = HugeAlloc<int32_t>(n);
+    for (int64_t i = 0; i < n; i++) r[i] = D().idx[i] % rows;
     return r;
   }();
+  static float* y = HugeAlloc<float>(n * len);
   for (auto _ : st) {
     if (fn == nullptr) {
       for (int64_t i = 0; i < n; i++)
-        memcpy(D().upd + i * len, D().table + ix[i] * len, len * 4);
+        memcpy(y + i * len, D().table + ix[i] * len, len * 4);
     } else {
-      fn(D().table, rows, len * 4, len * 4, ix, false, n, D().upd);
+      fn(D().table, rows, len * 4, len * 4, ix, false, n, y);
     }
     benchmark::ClobberMemory();
   }
