@@ -55,6 +55,10 @@ void* hlx_dnnl_cache_publish(int kind, const void* key, size_t n, void* obj,
 dnnl_data_type_t hlx_dnnl_type(hlx_dtype_t t);
 /* 64-byte aligned, rounded up to whole lines; free() it. */
 void* hlx_dnnl_aligned_buffer(size_t bytes);
+/* The calling thread's workspace of at least `bytes` (64-byte aligned,
+ * contents undefined; kept between runs, valid until the thread's next
+ * call), or NULL when memory runs out. */
+void* hlx_dnnl_workspace(size_t bytes);
 /* Attributes asking for a caller-provided scratchpad; NULL on failure. */
 dnnl_primitive_attr_t hlx_dnnl_user_scratchpad_attr(void);
 
@@ -65,6 +69,9 @@ hlx_status_t hlx_dnnl_add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
                                    const dnnl_dims_t dims,
                                    const dnnl_dims_t strides, int feature,
                                    dnnl_memory_desc_t* mds, int32_t* full);
+
+/* Whether some of the post-ops read a second operand (post_args). */
+bool hlx_dnnl_post_ops_need_args(int32_t n, const hlx_onednn_post_op_t* ops);
 
 /* A primitive's scratchpad need, recorded at creation. */
 typedef struct hlx_dnnl_scratch_t {

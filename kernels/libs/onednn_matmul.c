@@ -180,8 +180,13 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
   dnnl_memory_t am, bm, cm, sm = NULL;
   dnnl_stream_t stream = NULL;
   dnnl_status_t s;
+  if (!post_args &&
+      hlx_dnnl_post_ops_need_args(mm->d.num_post_ops, mm->d.post_ops))
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "oneDNN matmul: created with post-ops, run "
+                           "without their operands");
   void* scratch =
-      mm->scratch.bytes ? hlx_dnnl_aligned_buffer(mm->scratch.bytes) : NULL;
+      mm->scratch.bytes ? hlx_dnnl_workspace(mm->scratch.bytes) : NULL;
   if (mm->scratch.bytes && !scratch) return hlx_status_oom();
   if ((s = hlx_dnnl_mem_add(&ml, &mm->a_md, a, &am)) != dnnl_success ||
       (s = hlx_dnnl_mem_add(&ml, &mm->b_md, b, &bm)) != dnnl_success ||
@@ -191,7 +196,6 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
       (s = dnnl_stream_create(&stream, hlx_dnnl_engine(),
                               dnnl_stream_default_flags)) != dnnl_success) {
     hlx_dnnl_mem_free(&ml);
-    free(scratch);
     return hlx_dnnl_error(s, "matmul memory");
   }
   dnnl_exec_arg_t args[4 + HLX_ONEDNN_MAX_POST_OPS] = {
@@ -209,7 +213,6 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
         dnnl_success) {
       dnnl_stream_destroy(stream);
       hlx_dnnl_mem_free(&ml);
-      free(scratch);
       return hlx_dnnl_error(s, "matmul post-op memory");
     }
     args[na++] = (dnnl_exec_arg_t){
@@ -222,6 +225,5 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
   hlx_dnnl_scope_leave(&scope, mm->d.threads);
   dnnl_stream_destroy(stream);
   hlx_dnnl_mem_free(&ml);
-  free(scratch);
   return s == dnnl_success ? NULL : hlx_dnnl_error(s, "matmul execution");
 }

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -218,6 +219,34 @@ TEST(OnednnMatmul, RejectsUnsupportedTypes) {
   EXPECT_EQ(hlx_status_code(st), HLX_STATUS_UNIMPLEMENTED);
   EXPECT_EQ(mm, nullptr);
   hlx_status_free(st);
+}
+
+// A run without the operands its post-ops read is an error, not a crash;
+// post-ops that read nothing need none.
+TEST(OnednnMatmul, RunWithoutPostOpOperandsIsAnError) {
+  hlx_onednn_matmul_desc_t d;
+  hlx_onednn_matmul_desc_init(&d, HLX_DTYPE_F32, HLX_DTYPE_F32, HLX_DTYPE_F32,
+                              1, 5, 7, 3);
+  d.num_post_ops = 2;
+  d.post_ops[0] = {HLX_ONEDNN_POST_RELU, HLX_ONEDNN_OPERAND_NONE};
+  d.post_ops[1] = {HLX_ONEDNN_POST_ADD, HLX_ONEDNN_OPERAND_PER_FEATURE};
+  hlx_onednn_matmul_t* mm = nullptr;
+  ASSERT_EQ(hlx_onednn_matmul_create(&d, &mm), nullptr);
+  std::vector<float> a = Random(5 * 3, 1), b = Random(3 * 7, 2), c(5 * 7);
+  hlx_status_t st = hlx_onednn_matmul_run(mm, a.data(), b.data(), c.data());
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(hlx_status_code(st), HLX_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hlx_status_message(st)).find("post-op"),
+            std::string::npos);
+  hlx_status_free(st);
+  hlx_onednn_matmul_release(mm);
+
+  d.num_post_ops = 1;  // relu alone reads nothing
+  ASSERT_EQ(hlx_onednn_matmul_create(&d, &mm), nullptr);
+  st = hlx_onednn_matmul_run(mm, a.data(), b.data(), c.data());
+  EXPECT_EQ(st, nullptr) << hlx_status_message(st);
+  for (float v : c) EXPECT_GE(v, 0.0f);
+  hlx_onednn_matmul_release(mm);
 }
 
 // ---- convolution ----
@@ -565,3 +594,49 @@ TEST(OnednnConv, WorkspaceSharedByConvolutionsAndThreads) {
 }
 
 }  // namespace
+
+// A convolution created with a bias or post-op operands and run without
+// them is an error naming the op, not a crash.
+TEST(OnednnConv, RunWithoutBiasOrPostOpOperandsIsAnError) {
+  hlx_onednn_conv_desc_t d;
+  hlx_onednn_conv_desc_zero(&d);
+  d.num_spatial = 2;
+  d.batch = 1, d.in_features = 3, d.out_features = 4, d.groups = 1;
+  for (int i = 0; i < 2; i++) {
+    d.in_spatial[i] = 6, d.kernel_spatial[i] = 3, d.out_spatial[i] = 4;
+    d.stride[i] = 1, d.dilation[i] = 1;
+  }
+  // NHWC src/dst, HWIO weights
+  d.src_strides[0] = 6 * 6 * 3, d.src_strides[1] = 1;
+  d.src_strides[2] = 6 * 3, d.src_strides[3] = 3;
+  d.dst_strides[0] = 4 * 4 * 4, d.dst_strides[1] = 1;
+  d.dst_strides[2] = 4 * 4, d.dst_strides[3] = 4;
+  d.wei_strides[0] = 1, d.wei_strides[1] = 4;
+  d.wei_strides[2] = 3 * 3 * 4, d.wei_strides[3] = 3 * 4;
+  d.has_bias = 1;
+  std::vector<float> src = Random(6 * 6 * 3, 1), wei = Random(3 * 3 * 12, 2);
+  std::vector<float> dst(4 * 4 * 4), bias = Random(4, 3);
+  hlx_onednn_conv_t* cv = nullptr;
+  ASSERT_EQ(hlx_onednn_conv_create(&d, &cv), nullptr);
+  hlx_status_t st =
+      hlx_onednn_conv_run(cv, src.data(), wei.data(), nullptr, dst.data());
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(hlx_status_code(st), HLX_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hlx_status_message(st)).find("convolution"),
+            std::string::npos);
+  hlx_status_free(st);
+  EXPECT_EQ(hlx_onednn_conv_run_ex(cv, src.data(), wei.data(), nullptr,
+                                   bias.data(), nullptr, dst.data()),
+            nullptr);
+  hlx_onednn_conv_release(cv);
+
+  d.num_post_ops = 1;
+  d.post_ops[0] = {HLX_ONEDNN_POST_ADD, HLX_ONEDNN_OPERAND_PER_FEATURE};
+  ASSERT_EQ(hlx_onednn_conv_create(&d, &cv), nullptr);
+  st = hlx_onednn_conv_run_ex(cv, src.data(), wei.data(), nullptr, bias.data(),
+                              nullptr, dst.data());
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(hlx_status_code(st), HLX_STATUS_INVALID_ARGUMENT);
+  hlx_status_free(st);
+  hlx_onednn_conv_release(cv);
+}
