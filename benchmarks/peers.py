@@ -8,7 +8,7 @@ Measures, for numpy (one thread: its elementwise ufuncs do not thread) and
 PyTorch (default ATEN_CPU_CAPABILITY, i.e. its AVX2 kernels, and
 ATEN_CPU_CAPABILITY=avx512; 1 and 2 threads):
   add / multiply f32, 16M elements            (GB/s = 3 * 4 bytes / element)
-  exp / log / tanh / logistic / sin / cos (and erf, torch only) f32, 16M
+  exp / log / tanh / logistic / sin / cos (and erf, erfc: torch only) f32, 16M
                                               (Gelem/s; GB/s = 2 * 4 bytes)
   sum f32 4096x4096 along axis 1 and axis 0   (GB/s read)
   transpose f32 4096x4096, materialised       (GB/s = read + write)
@@ -169,6 +169,7 @@ def bench_torch(reps, threads):
             ("sin", lambda: torch.sin(a, out=y), 2),
             ("cos", lambda: torch.cos(a, out=y), 2),
             ("erf", lambda: torch.erf(a, out=y), 2),  # numpy has no erf
+            ("erfc", lambda: torch.erfc(a, out=y), 2),
         ]
         with torch.no_grad():
             rows += [row(peer, name, median_time(f, reps), N, k * 4 * N)

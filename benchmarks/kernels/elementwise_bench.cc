@@ -284,7 +284,7 @@ bool Wanted(const char* name) {
   static const char* const kOps[] = {"_add_", "_multiply_", "_maximum_",
                                      "_exponential_", "_log_", "_tanh_",
                                      "_logistic_", "_sine_", "_cosine_",
-                                     "_erf_",
+                                     "_erf_", "_erfc_",
                                      "_sqrt_", "_rsqrt_"};
   std::string s = std::string("_") + name + "_";
   if (s.find("f64") != std::string::npos) return s.find("_add_") != std::string::npos;

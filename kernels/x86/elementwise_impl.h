@@ -9,9 +9,9 @@
  *    propagate NaN and order -0 < +0 like the reference).
  *  - rsqrt f32: computed as (float)(1.0 / sqrt((double)x)) like the
  *    reference: bit-for-bit.
- *  - exp, expm1, log, log1p, tanh, logistic, sin, cos, erf f32:
- *    evaluated in f32 with FMA (vmath_f32.h; sin/cos reduce in double
- *    from |x| = 8192 on), error <= 1 ULP against the exact value for every
+ *  - exp, expm1, log, log1p, tanh, logistic, sin, cos, erf, erfc (AVX-512
+ *    only) f32: evaluated in f32 with FMA (vmath_f32.h; sin/cos reduce in
+ *    double from |x| = 8192 on), error <= 1 ULP against the exact value for every
  *    f32 input, subnormal results included (max measured over all 2^32
  *    inputs by benchmarks/kernels/vmath_sweep.cc: see vmath_f32.h); NaN,
  *    +-Inf, +-0 and denormal inputs give the reference's values. They may
@@ -56,6 +56,9 @@ HLX_DEF_UNARY(f32, logistic, f32_logistic)
 HLX_DEF_UNARY(f32, sine, f32_sin)
 HLX_DEF_UNARY(f32, cosine, f32_cos)
 HLX_DEF_UNARY(f32, erf, f32_erf)
+#ifdef HLX_HAVE_F32_ERFC /* AVX-512 only (vmath_erfc.h) */
+HLX_DEF_UNARY(f32, erfc, f32_erfc)
+#endif
 
 HLX_DEF_BINARY(f64, add, f64_add)
 HLX_DEF_BINARY(f64, subtract, f64_sub)

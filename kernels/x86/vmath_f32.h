@@ -7,7 +7,8 @@
  * vmath_sweep.cc, AVX2 and AVX-512): exp 0.581 (table version; 0.776
  * for subnormal results; NEON's polynomial one 0.988), expm1 0.829, log
  * 0.885, log1p 0.885, tanh 0.880 (AVX2; AVX-512's table tanh 0.728, see
- * vmath_tanh.h), logistic 0.822, sin 0.741, cos 0.755, erf 0.925 ULP. The
+ * vmath_tanh.h), logistic 0.822, sin 0.741, cos 0.755, erf 0.925, erfc
+ * (AVX-512 only, vmath_erfc.h) 0.757 (0.818 for subnormal results) ULP. The
  * unit test samples every 257th bit pattern and the boundaries
  * (tests/kernels/simd_elementwise_test.cc).
  *
@@ -129,6 +130,19 @@ static const float hlx_exp_lo[16] __attribute__((aligned(64))) = {
 /* t[i mod 16] */
 HLX_VINLINE vf f32_exp_lut(const float* t, hlx_vmath_i32 i) {
   return _mm512_permutexvar_ps((__m512i)i, _mm512_load_ps(t));
+}
+/* t[i mod 32] (two registers, vpermt2ps): tanh's and erfc's interval
+ * tables. */
+HLX_VINLINE vf f32_lut32(const float* t, __m512i i) {
+  return _mm512_permutex2var_ps(_mm512_load_ps(t), i, _mm512_load_ps(t + 16));
+}
+/* t[0][i] + d (t[1][i] + d (...)) over n tables. */
+HLX_VINLINE vf f32_lut32_horner(const float* const* t, int n, __m512i i,
+                                vf d) {
+  vf p = f32_lut32(t[n - 1], i);
+#pragma GCC unroll 8 /* -O2 keeps the loop (and reloads t[k]) otherwise */
+  for (int k = n - 2; k >= 0; k--) p = vf_fma(p, d, f32_lut32(t[k], i));
+  return p;
 }
 HLX_VINLINE vf f32_exp_poly_s(vf s) { /* e^s - 1 */
   vf u = vf_fma(vf_set1(0.16666925f), s, vf_set1(0.500016212f));
@@ -479,6 +493,12 @@ HLX_VINLINE vf f32_horner(vf x, const float* c, int n) {
   return p;
 }
 
+/* erf(x) = x + x Q(x^2) for |x| < 0.75: Q's coefficients (also erfc's). */
+static const float hlx_erf_small[] = {
+    0.12837916612625122f,   -0.3761262595653534f,    0.1128358542919159f,
+    -0.026853812858462334f, 0.00518832728266716f,    -0.0008010188466869295f,
+    7.853836723370478e-05f};
+
 /* erf, a = |x|, three minimax fits (relative error, fitted here), all
  * evaluated and selected (no lane-dependent branch):
  *  - a < 0.75: x + x Q(x^2) (degree 7 in x^2, 2^-27.9), the last FMA the
@@ -492,10 +512,6 @@ HLX_VINLINE vf f32_horner(vf x, const float* c, int n) {
  *    fit's NaN.
  * Max 0.925 ULP over all 2^32 inputs (AVX2 and AVX-512). */
 HLX_VINLINE vf f32_erf(vf x) {
-  static const float ca[] = {0.12837916612625122f, -0.3761262595653534f,
-                             0.1128358542919159f, -0.026853812858462334f,
-                             0.00518832728266716f, -0.0008010188466869295f,
-                             7.853836723370478e-05f};
   static const float cb[] = {0.1703597456216812f, -0.23424465954303741f,
                              0.157939150929451f, -0.030501365661621094f,
                              -0.030627181753516197f, 0.022167591378092766f,
@@ -506,7 +522,7 @@ HLX_VINLINE vf f32_erf(vf x) {
                              0.0012168651446700096f, -0.00032060459489002824f,
                              9.387525642523542e-05f, -2.4961645976873115e-05f};
   vf a = f32_abs(x);
-  vf r = vf_fma(x, f32_horner(vf_mul(x, x), ca, 7), x);
+  vf r = vf_fma(x, f32_horner(vf_mul(x, x), hlx_erf_small, 7), x);
   vf d = vf_sub(a, vf_set1(1.375f));
   vf rb = vf_add(vf_set1(0.9481700658798218f),
                  vf_fma(d, f32_horner(d, cb, 10), vf_set1(6.902268534503264e-09f)));
@@ -517,5 +533,7 @@ HLX_VINLINE vf f32_erf(vf x) {
   rf = vf_or(rf, vf_and(x, vf_set1(-0.0f)));
   return vf_select(vf_cmp(a, vf_set1(0.75f), _CMP_GE_OQ), rf, r);
 }
+
+#include "kernels/x86/vmath_erfc.h"
 
 #endif /* HLX_KERNELS_X86_VMATH_F32_H_ */

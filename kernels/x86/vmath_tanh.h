@@ -101,24 +101,17 @@ static const float hlx_tanh_p4[32] __attribute__((aligned(64))) = {0.00397727732
 /* [7, 8) b=7.62461901 c0 err 2.2e-06 ulp: max rel error 2.82e-11 (2^-35.0) */
 /* [8, 9.1) b=8.66432667 c0 err 2.6e-05 ulp: max rel error 6.74e-12 (2^-37.1) */
 
-/* t[i mod 32] for each lane. */
-HLX_VINLINE vf f32_tanh_lut(const float* t, __m512i i) {
-  return _mm512_permutex2var_ps(_mm512_load_ps(t), i, _mm512_load_ps(t + 16));
-}
-
 HLX_VINLINE vf f32_tanh(vf x) {
   vf a = vf_min_raw(vf_set1(9.1f), f32_abs(x));
   /* a < 1/16 (bits >> 21 < 492) all share slot 491 mod 32 */
   __m512i i = _mm512_max_epi32(_mm512_srli_epi32(_mm512_castps_si512(a), 21),
                                _mm512_set1_epi32(491));
-  vf d = vf_sub(a, f32_tanh_lut(hlx_tanh_b, i));
-  vf p = f32_tanh_lut(hlx_tanh_p4, i);
-  p = vf_fma(p, d, f32_tanh_lut(hlx_tanh_p3, i));
-  p = vf_fma(p, d, f32_tanh_lut(hlx_tanh_p2, i));
-  p = vf_fma(p, d, f32_tanh_lut(hlx_tanh_p1, i));
-  p = vf_fma(p, d, f32_tanh_lut(hlx_tanh_p0, i));
+  vf d = vf_sub(a, f32_lut32(hlx_tanh_b, i));
+  static const float* const pk[] = {hlx_tanh_p0, hlx_tanh_p1, hlx_tanh_p2,
+                                    hlx_tanh_p3, hlx_tanh_p4};
+  vf p = f32_lut32_horner(pk, 5, i, d);
   vf base = vf_select(vf_cmp(a, vf_set1(0.0625f), _CMP_LT_OQ), a,
-                      f32_tanh_lut(hlx_tanh_c0, i));
+                      f32_lut32(hlx_tanh_c0, i));
   vf r = vf_fma(d, p, base);
   return vf_or(r, vf_and(x, vf_set1(-0.0f)));
 }

@@ -27,20 +27,16 @@ def f32(v):
     return float(np.float32(v))
 
 
-def tanh_exact(x):
-    return np.array([float(mp.tanh(mp.mpf(float(v)))) for v in x])
-
-
-def pick_b(lo, hi):
-    """An f32 in the middle quarter of [lo, hi) whose tanh is closest to an
+def pick_b(lo, hi, fn=mp.tanh, count=2000):
+    """An f32 in the middle quarter of [lo, hi) whose fn is closest to an
     f32 (tanh is flat near 1: there the candidates must span the quarter)."""
     mid = int(np.float32((lo + hi) / 2).view(np.uint32))
     span = int(np.float32((lo + hi) / 2 + (hi - lo) / 8).view(np.uint32)) - mid
-    step = max(1, span // 2000)
+    step = max(1, span // count)
     best = None
-    for k in range(-2000, 2001):
+    for k in range(-count, count + 1):
         cand = float(np.uint32(mid + k * step).view(np.float32))
-        t = mp.tanh(mp.mpf(cand))
+        t = fn(mp.mpf(cand))
         c0 = f32(t)
         err = abs(float(t - mp.mpf(c0))) / float(np.spacing(np.float32(c0)))
         if best is None or err < best[0]:
@@ -58,12 +54,14 @@ def lawson(A, y, f, iters=60):
     return c
 
 
-def fit(lo, hi, b, c0, pows, n=600):
+def fit(lo, hi, b, c0, pows, fn=mp.tanh, deg=DEG, n=600):
+    """c0 + d P(d) (a + a P(a) when b = 0) ~ fn(b + d) on [lo, hi], P with
+    the powers pows of d (of degree < deg): coefficients, max rel error."""
     k = np.arange(n)
     a = (lo + hi) / 2 + (hi - lo) / 2 * np.cos(np.pi * (k + 0.5) / n)
     a = np.concatenate([a, [hi] if lo == 0 else [lo, hi]])
     d = a - b
-    f = tanh_exact(a)
+    f = np.array([float(fn(mp.mpf(float(v)))) for v in a])
     base = a if b == 0 else c0
     y = f - base
     fixed = {}
@@ -75,7 +73,7 @@ def fit(lo, hi, b, c0, pows, n=600):
         fixed[p] = f32(c[0])
     P = sum(v * d ** q for q, v in fixed.items())
     rel = np.abs((np.float64(base) + d * P - f) / f).max()
-    return [fixed.get(q, 0.0) for q in range(DEG)], rel
+    return [fixed.get(q, 0.0) for q in range(deg)], rel
 
 
 def main():

@@ -335,6 +335,9 @@ TEST_P(SimdUlpSweep, EveryTwoHundredFiftySeventhBitPatternAndBoundaries) {
   for (uint32_t q = Bits(0x1p-4f); q <= Bits(10.0f); q += 1u << 21)
     boundaries.push_back(FromBits(q));
   boundaries.push_back(9.1f);
+  // erfc's: its two methods' switch at 1/2, the two-step scale past 9.3,
+  // the clamp at 10.5, results underflowing to 0 from 10.0546.
+  for (float b : {0.5f, 9.3f, 10.5f, 10.0546f}) boundaries.push_back(b);
   for (float b : boundaries)
     for (float sb : {b, -b})
       for (int d = -64; d <= 64; d++) patterns.push_back(Bits(sb) + (uint32_t)d);

@@ -16,7 +16,8 @@ inline bool Transcendental(hlx_unary_op_t op) {
   return op == HLX_UNARY_EXP || op == HLX_UNARY_EXPM1 ||
          op == HLX_UNARY_LOG || op == HLX_UNARY_LOG1P ||
          op == HLX_UNARY_TANH || op == HLX_UNARY_LOGISTIC ||
-         op == HLX_UNARY_SIN || op == HLX_UNARY_COS || op == HLX_UNARY_ERF;
+         op == HLX_UNARY_SIN || op == HLX_UNARY_COS || op == HLX_UNARY_ERF ||
+         op == HLX_UNARY_ERFC;
 }
 
 inline double ExactF32Op(hlx_unary_op_t op, float xf) {
@@ -30,6 +31,7 @@ inline double ExactF32Op(hlx_unary_op_t op, float xf) {
     case HLX_UNARY_SIN: return sin(x);
     case HLX_UNARY_COS: return cos(x);
     case HLX_UNARY_ERF: return erf(x);
+    case HLX_UNARY_ERFC: return erfc(x);
     default: return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
   }
 }
