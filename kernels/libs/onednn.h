@@ -176,6 +176,11 @@ void hlx_onednn_conv_release(hlx_onednn_conv_t* cv);
  * the same bytes as the logical tensor when C % b == 0. */
 int32_t hlx_onednn_act_block(void);
 
+/* Whether oneDNN's int8 matmul is exact here: without VNNI it sums byte
+ * pairs with vpmaddubsw, whose int16 result saturates (oneDNN's int8
+ * nuances), so hlx_onednn_matmul_create declines int8 there. */
+bool hlx_onednn_int8_exact(void);
+
 /* A reorder between an activation [N, C, S...] at the given strides
  * (elements, any permutation) and the blocked layout (C % block == 0). */
 typedef struct hlx_onednn_act_desc_t {

@@ -386,6 +386,12 @@ int32_t hlx_onednn_act_block(void) {
   return 0;
 }
 
+bool hlx_onednn_int8_exact(void) {
+  dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  return (isa & dnnl_cpu_isa_avx512_core_vnni) == dnnl_cpu_isa_avx512_core_vnni ||
+         (isa & dnnl_cpu_isa_avx2_vnni) == dnnl_cpu_isa_avx2_vnni;
+}
+
 /* The blocked activation layout of dims [N, C, S...] (nd = 3..5). */
 hlx_status_t hlx_dnnl_blocked_md(dnnl_memory_desc_t* md, int nd,
                                  const dnnl_dims_t dims) {

@@ -40,8 +40,8 @@ static bool matmul_types_ok(const hlx_onednn_matmul_desc_t* d) {
     return b == HLX_DTYPE_BF16 && (c == HLX_DTYPE_F32 || c == HLX_DTYPE_BF16);
   if (a == HLX_DTYPE_F16)
     return b == HLX_DTYPE_F16 && (c == HLX_DTYPE_F32 || c == HLX_DTYPE_F16);
-  if (a == HLX_DTYPE_S8 || a == HLX_DTYPE_U8)
-    return b == HLX_DTYPE_S8 && c == HLX_DTYPE_S32;
+  if (a == HLX_DTYPE_S8 || a == HLX_DTYPE_U8) /* saturates without VNNI */
+    return b == HLX_DTYPE_S8 && c == HLX_DTYPE_S32 && hlx_onednn_int8_exact();
   return false;
 }
 
