@@ -262,11 +262,15 @@ TEST(ConvLayout, NonConvolutionUser) {
   Check(p, {b, c}, true);
 }
 
+// The middle value is blocked only when its channels fit the block: 20
+// never does, 24 does with AVX2's 8 channels and not with AVX-512's 16.
 TEST(ConvLayout, ChannelsNotAMultipleOfTheBlock) {
-  Prog p({1, 8, 8, 12}, "nhwc");
-  Val a = p.Conv(p.x(), 24, 3, 1);
-  Val b = p.Conv(a, 12, 3, 1);
-  Check(p, {b}, false);
+  for (int64_t mid : {20, 24}) {
+    Prog p({1, 8, 8, 12}, "nhwc");
+    Val a = p.Conv(p.x(), mid, 3, 1);
+    Val b = p.Conv(a, 12, 3, 1);
+    Check(p, {b}, hlx_onednn_act_block() > 0 && mid % hlx_onednn_act_block() == 0);
+  }
 }
 
 TEST(ConvLayout, OneByOneStridedBatch) {
