@@ -11,11 +11,12 @@
  *    reference: bit-for-bit.
  *  - exp, expm1, log, log1p, tanh, logistic, sin, cos, erf, erfc (AVX-512
  *    only) f32: evaluated in f32 with FMA (vmath_f32.h; sin/cos reduce in
- *    double from |x| = 8192 on), error <= 1 ULP against the exact value for every
- *    f32 input, subnormal results included (max measured over all 2^32
- *    inputs by benchmarks/kernels/vmath_sweep.cc: see vmath_f32.h); NaN,
- *    +-Inf, +-0 and denormal inputs give the reference's values. They may
- *    differ from the reference (libm in double, rounded once) by 1 ULP.
+ *    double from |x| = 8192 on), error <= 1 ULP against the exact value
+ *    for every f32 input, subnormal results included (max measured over
+ *    all 2^32 inputs by benchmarks/kernels/vmath_sweep.cc: see
+ *    vmath_f32.h); NaN, +-Inf, +-0 and denormal inputs give the
+ *    reference's values. They may differ from the reference (libm in
+ *    double, rounded once) by 1 ULP.
  *
  * NaN results are NaN but their payload/sign may differ from the reference
  * (the reference quiets signalling NaNs through double). Outputs of at
