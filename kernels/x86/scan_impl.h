@@ -8,9 +8,11 @@
  * steps), two blocks per step so the carry's dependency chain is one add
  * per 2 * VF_N elements; the tail (< 2 * VF_N elements) continues the carry
  * one element at a time. Reverse scans run the same from the end with
- * in-register suffix sums. out[i] depends only on x[0..i] (x[i..n-1] reversed),
- * so NaN and Inf reach exactly the outputs they reach in the sequential
- * order; only the rounding differs (bound: kernels/scan.h). With `stream`,
+ * in-register suffix sums. Only the rounding differs from the sequential
+ * order (bound: kernels/scan.h): a line whose block outputs or carry hold
+ * an Inf or NaN (an input one, or an overflow that the other order may not
+ * have) is redone sequentially, so its specials are the reference's bit for
+ * bit. With `stream`,
  * lines whose blocks are vector-aligned are written with non-temporal
  * stores (outputs larger than the last-level cache: no read for
  * ownership). */
@@ -108,36 +110,60 @@ HLX_VINLINE void sc_store(float* p, vf v, bool stream) {
     vf_storeu(p, v);
 }
 
+/* True when some lane of chk (a sum of out * 0 terms) is NaN: an output or
+ * the carry was Inf or NaN. */
+HLX_VINLINE bool sc_nonfinite(vf chk) {
+  float t[VF_N];
+  vf_storeu(t, chk);
+  bool bad = false;
+  for (int l = 0; l < VF_N; l++) bad |= t[l] != t[l];
+  return bad;
+}
+
+/* A line with an Inf or NaN anywhere in its vector part is redone in the
+ * sequential order: a reordered sum can overflow where the sequential one
+ * does not (or the other way round) and then turn Inf into NaN or back into
+ * finite values (FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX: Inf, Inf, Inf, Inf
+ * sequentially; FLT_MAX, NaN, ... in blocks). Lines without specials pay
+ * two multiply-adds per block pair. */
 static void sc_line_fwd(const float* x, float* y, int64_t n, float init,
                         bool stream) {
-  vf c = vf_set1(init);
+  const vf z = vf_set1(0.0f);
+  vf c = vf_set1(init), chk = z;
   int64_t i = 0;
   stream = stream && ((uintptr_t)y % V_BYTES) == 0;
   for (; i + 2 * VF_N <= n; i += 2 * VF_N) {
     vf p0 = sc_prefix(vf_loadu(x + i)), p1 = sc_prefix(vf_loadu(x + i + VF_N));
     vf t0 = sc_last(p0), t1 = sc_last(p1);
-    sc_store(y + i, vf_add(c, p0), stream);
-    sc_store(y + i + VF_N, vf_add(vf_add(c, t0), p1), stream);
+    vf o0 = vf_add(c, p0), o1 = vf_add(vf_add(c, t0), p1);
+    sc_store(y + i, o0, stream);
+    sc_store(y + i + VF_N, o1, stream);
+    chk = vf_add(chk, vf_add(vf_mul(o0, z), vf_mul(o1, z)));
     c = vf_add(c, vf_add(t0, t1));
   }
   float a = vf_first(c);
+  if (i > 0 && sc_nonfinite(vf_add(chk, vf_mul(c, z)))) i = 0, a = init;
   for (; i < n; i++) y[i] = a = a + x[i];
 }
 
 static void sc_line_rev(const float* x, float* y, int64_t n, float init,
                         bool stream) {
-  vf c = vf_set1(init);
+  const vf z = vf_set1(0.0f);
+  vf c = vf_set1(init), chk = z;
   int64_t j = n; /* elements [j, n) done */
   stream = stream && ((uintptr_t)(y + n) % V_BYTES) == 0;
   for (; j >= 2 * VF_N; j -= 2 * VF_N) {
     vf s1 = sc_suffix(vf_loadu(x + j - VF_N));
     vf s0 = sc_suffix(vf_loadu(x + j - 2 * VF_N));
     vf t1 = sc_first(s1), t0 = sc_first(s0);
-    sc_store(y + j - VF_N, vf_add(c, s1), stream);
-    sc_store(y + j - 2 * VF_N, vf_add(vf_add(c, t1), s0), stream);
+    vf o1 = vf_add(c, s1), o0 = vf_add(vf_add(c, t1), s0);
+    sc_store(y + j - VF_N, o1, stream);
+    sc_store(y + j - 2 * VF_N, o0, stream);
+    chk = vf_add(chk, vf_add(vf_mul(o0, z), vf_mul(o1, z)));
     c = vf_add(c, vf_add(t1, t0));
   }
   float a = vf_first(c);
+  if (j < n && sc_nonfinite(vf_add(chk, vf_mul(c, z)))) j = n, a = init;
   for (int64_t i = j - 1; i >= 0; i--) y[i] = a = x[i] + a;
 }
 

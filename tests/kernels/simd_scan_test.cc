@@ -9,6 +9,7 @@
 // exactly where the reference has NaN, infinities identical. hlx_scan at
 // every ISA cap runs the variant of that level, bit for bit, on 1 and 2
 // threads.
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,7 +49,8 @@ void ExpectWithinBound(const float* x, const float* want, const float* got,
       abs_sum += fabs((double)x[i]);
       float w = want[i], g = got[i];
       bool ok;
-      if (isnan(w) || isnan(g) || isinf(w) || isinf(g))
+      // Zeros: a sum is -0 only when every term is -0, in any order.
+      if (isnan(w) || isnan(g) || isinf(w) || isinf(g) || (w == 0 && g == 0))
         ok = hlx_test::SameValue(w, g);
       else  // k + 2 terms (init included): gamma(k + 1) each, both orders
         ok = fabs((double)g - (double)w) <=
@@ -124,6 +126,42 @@ TEST_P(SimdScan, AddF32MatchesReference) {
                   << what << ": streaming stores changed the result";
               if (::testing::Test::HasFailure()) return;
             }
+}
+
+// Partial sums that overflow: FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX is Inf
+// from its second element on in the sequential order, and stays Inf; block
+// prefixes would give FLT_MAX, NaN and then finite values again (the
+// kernel redoes such lines sequentially). The run at every position of
+// lines of 4..70 (tails and both blocks of a step), both directions,
+// regular and streamed stores: the reference's infinities, the bound before.
+TEST_P(SimdScan, AddF32OverflowKeepsReferenceInfinities) {
+  hlx_isa_t isa = GetParam();
+  HLX_SKIP_IF_UNSUPPORTED(isa);
+  hlx_scan_add_f32_fn fn = hlx_scan_add_f32_kernel(isa);
+  ASSERT_NE(fn, nullptr);
+  const float m = FLT_MAX, run[4] = {m, m, -m, -m};
+  for (int64_t n = 4; n <= 70; n++)
+    for (int64_t p = 0; p + 4 <= n; p++)
+      for (bool rev : {false, true})
+        for (bool stream : {false, true}) {
+          std::vector<float> x = Data((size_t)n, false, (uint32_t)(n * 71 + p));
+          for (int64_t k = 0; k < 4; k++)
+            x[(size_t)(rev ? n - 1 - p - k : p + k)] = run[k];
+          std::vector<float> want((size_t)n), buf((size_t)n + 32, 7.0f);
+          float* got = Aligned(buf);
+          float zero = 0.0f;
+          hlx_scan_t s = {1, n, 1, rev};
+          ASSERT_TRUE(hlx_ref_scan(HLX_REDUCE_ADD, HLX_DTYPE_F32, &s, x.data(),
+                                   &zero, want.data(), nullptr));
+          ASSERT_TRUE(isinf(want[(size_t)(rev ? 0 : n - 1)]));
+          fn(x.data(), got, 1, n, 0.0f, rev, stream);
+          ExpectWithinBound(x.data(), want.data(), got, 1, n, 0.0f, rev,
+                            std::string(hlx_isa_name(isa)) + " n " +
+                                std::to_string(n) + " run at " +
+                                std::to_string(p) + (rev ? " rev" : " fwd") +
+                                (stream ? " streamed" : ""));
+          if (::testing::Test::HasFailure()) return;
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, SimdScan,
