@@ -153,12 +153,20 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   /* Attempts, first that gives a fast kernel wins: src/dst in the
    * caller's layout where that avoids reorders (plain_pins), a blocked
    * src/dst as it is (no reorder), then every layout oneDNN's choice. */
-  int32_t pins[3], np = 0;
+  int32_t pins[4], np = 0;
   int32_t plain = plain_pins(d);
   if (plain) pins[np++] = plain;
   if (d->src_blocked || d->dst_blocked)
     pins[np++] =
         (d->src_blocked ? PIN_SRC : 0) | (d->dst_blocked ? PIN_DST : 0);
+  /* a sum post-op reads dst as the caller holds it: without AVX-512
+   * oneDNN's choice is a blocked dst, which would decline the epilogue */
+  bool sum = false;
+  for (int32_t i = 0; i < d->num_post_ops; i++)
+    sum |= d->post_ops[i].shape == HLX_ONEDNN_OPERAND_FULL &&
+           d->post_ops[i].kind != HLX_ONEDNN_POST_MUL;
+  if (sum && !d->dst_blocked && !(plain & PIN_DST))
+    pins[np++] = PIN_DST | (d->src_blocked ? 0 : PIN_SRC);
   pins[np++] = 0;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_status_t s = dnnl_unimplemented;
