@@ -20,6 +20,9 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "kernels/libs/onednn.h"
+}
 #include "tests/epilogue/plan_harness.h"
 
 namespace {
@@ -40,6 +43,10 @@ struct Case {
   bool bad_broadcast = false;  // the mean is broadcast along a spatial dim
   bool reversed_sub = false;   // mean - conv
   int expect_steps = -1;       // post-ops in the epilogue task (0: none)
+  // The residual (a sum post-op) follows binary post-ops: oneDNN 2.6 has
+  // only its reference kernel for that below AVX-512 (16-channel block),
+  // so there the epilogue is declined and the chain runs unfused.
+  bool sum_after_binary = false;
   // Weights, mean and scale as constants: the leading affine steps fold
   // into the weights and a bias (rounding differs, hence the tolerance).
   bool constants = false;
@@ -229,8 +236,9 @@ void Check(const Case& c) {
   const hlx_plan_t* pu = LowerMain(text, "HLX_NO_EPILOGUE", &off);
   ASSERT_NE(pe, nullptr);
   ASSERT_NE(pu, nullptr);
-  EXPECT_EQ(EpilogueSteps(pe), c.expect_steps > 0 ? c.expect_steps : -1)
-      << text;
+  bool fused = c.expect_steps > 0 &&
+               !(c.sum_after_binary && hlx_onednn_act_block() != 16);
+  EXPECT_EQ(EpilogueSteps(pe), fused ? c.expect_steps : -1) << text;
   EXPECT_EQ(EpilogueSteps(pu), -1);
   std::mt19937 rng(1234);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -301,6 +309,7 @@ TEST(ConvEpilogue, SubsetsOfTheChain) {
 TEST(ConvEpilogue, ScalarScaleResidualAndCalledRelu) {
   Case c{"scalar scale, residual, call @relu"};
   c.mul = 2, c.residual = true, c.relu = 2, c.expect_steps = 5;
+  c.sum_after_binary = true;
   Check(c);
   // NCHW: oneDNN writes a blocked layout, so the residual add (which goes
   // through dst) stays outside the epilogue.
@@ -338,7 +347,7 @@ TEST(ConvEpilogue, ConstantsFold) {
   Case r{"constants fold, residual stays"};
   r.constants = true, r.residual = true, r.mul = 2, r.k = 1, r.pad = 0;
   // The scale is a parameter: only the subtract folds, 4 of 5 steps stay.
-  r.expect_steps = 4, r.tol = 1e-5;
+  r.expect_steps = 4, r.tol = 1e-5, r.sum_after_binary = true;
   Check(r);
   Case n{"nchw constants, no relu"};
   n.constants = true, n.nchw = true, n.relu = 0, n.tol = 1e-5;
@@ -365,7 +374,7 @@ TEST(DotEpilogue, BiasAndActivations) {
 TEST(DotEpilogue, FullChainAndResidual) {
   Case c{"dot bn residual relu"};
   c.dot = true, c.h = 65, c.ci = 128, c.co = 72, c.residual = true;
-  c.expect_steps = 5;
+  c.expect_steps = 5, c.sum_after_binary = true;
   Check(c);
 }
 
