@@ -39,12 +39,18 @@ static inline bool hlx_thread_split_piece(const hlx_thread_split_t* s, size_t k,
   return *lo < *hi;
 }
 
-/* Items that span at least one 64-byte line: the align for items of
- * `item_bytes` (whole lines when item_bytes divides 64). */
+/* The fewest items whose bytes are a whole number of 64-byte lines (64 /
+ * gcd(64, item_bytes)): the align that keeps piece starts on line
+ * boundaries for items of any size (12-byte items: 16, i.e. 3 lines). */
 static inline int64_t hlx_thread_split_line_items(int64_t item_bytes) {
-  return item_bytes <= 0 || item_bytes >= 64
-             ? 1
-             : (64 + item_bytes - 1) / item_bytes;
+  if (item_bytes <= 0) return 1;
+  int64_t a = 64, b = item_bytes % 64;
+  while (b) { /* gcd(64, item_bytes) */
+    int64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return 64 / a;
 }
 
 #endif /* HLX_KERNELS_DISPATCH_THREAD_SPLIT_H_ */
