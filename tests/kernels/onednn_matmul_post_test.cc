@@ -9,16 +9,11 @@
 #include <vector>
 
 #include "kernels/libs/onednn.h"
+#include "tests/kernels/random_floats.h"
 
 namespace {
 
-std::vector<float> Random(size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
-}
+using hlx_test::RandomFloats;
 
 // c[m, n] = sum_k a[m, k] b[k, n] in double, row-major.
 std::vector<double> Product(const std::vector<float>& a,
@@ -46,7 +41,8 @@ constexpr int64_t M = 80, N = 96, K = 64;
 constexpr double kTol = 1e-4;
 
 TEST(OnednnMatmulPost, Swish) {
-  std::vector<float> a = Random(M * K, 1), b = Random(K * N, 2), c(M * N);
+  std::vector<float> a = RandomFloats(M * K, 1), b = RandomFloats(K * N, 2),
+                     c(M * N);
   hlx_onednn_matmul_desc_t d;
   hlx_onednn_matmul_desc_init(&d, HLX_DTYPE_F32, HLX_DTYPE_F32, HLX_DTYPE_F32,
                               1, M, N, K);
@@ -67,8 +63,9 @@ TEST(OnednnMatmulPost, Swish) {
 }
 
 TEST(OnednnMatmulPost, SwishThenWholeTensorMultiply) {
-  std::vector<float> a = Random(M * K, 3), b = Random(K * N, 4), c(M * N);
-  std::vector<float> g = Random(M * N, 5);
+  std::vector<float> a = RandomFloats(M * K, 3), b = RandomFloats(K * N, 4),
+                     c(M * N);
+  std::vector<float> g = RandomFloats(M * N, 5);
   hlx_onednn_matmul_desc_t d;
   hlx_onednn_matmul_desc_init(&d, HLX_DTYPE_F32, HLX_DTYPE_F32, HLX_DTYPE_F32,
                               1, M, N, K);
@@ -92,8 +89,8 @@ TEST(OnednnMatmulPost, SwishThenWholeTensorMultiply) {
 TEST(OnednnMatmulPost, OuterBatchOverInterleavedHeads) {
   // a: [2 outer, 40 rows, 3 heads, 32 k] read as [outer, head] batches.
   const int64_t O = 2, H = 3, R = 40, KK = 32, NN = 70;
-  std::vector<float> a = Random(O * R * H * KK, 6);
-  std::vector<float> b = Random(O * H * KK * NN, 7);
+  std::vector<float> a = RandomFloats(O * R * H * KK, 6);
+  std::vector<float> b = RandomFloats(O * H * KK * NN, 7);
   std::vector<float> c(O * H * R * NN);
   hlx_onednn_matmul_desc_t d;
   hlx_onednn_matmul_desc_init(&d, HLX_DTYPE_F32, HLX_DTYPE_F32, HLX_DTYPE_F32,

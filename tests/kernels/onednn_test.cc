@@ -20,16 +20,11 @@
 #include "kernels/conv.h"
 #include "kernels/dot.h"
 #include "kernels/libs/onednn.h"
+#include "tests/kernels/random_floats.h"
 
 namespace {
 
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
-}
+using hlx_test::RandomFloats;
 
 struct MatCase {
   int64_t B, M, N, K;
@@ -43,8 +38,8 @@ void CheckF32(const MatCase& c, int32_t threads) {
   int64_t lda = (c.a_trans ? c.M : c.K) + c.pad;
   int64_t ldb = (c.b_trans ? c.K : c.N) + c.pad;
   int64_t a_rows = c.a_trans ? c.K : c.M, b_rows = c.b_trans ? c.N : c.K;
-  std::vector<float> a = Random(c.B * a_rows * lda, 1 + c.M);
-  std::vector<float> b = Random(c.B * b_rows * ldb, 2 + c.N);
+  std::vector<float> a = RandomFloats(c.B * a_rows * lda, 1 + c.M);
+  std::vector<float> b = RandomFloats(c.B * b_rows * ldb, 2 + c.N);
   hlx_onednn_matmul_desc_t d;
   hlx_onednn_matmul_desc_init(&d, HLX_DTYPE_F32, HLX_DTYPE_F32, HLX_DTYPE_F32,
                               c.B, c.M, c.N, c.K);
@@ -127,7 +122,8 @@ TEST(OnednnMatmul, CacheReturnsOneObjectAcrossThreads) {
   ASSERT_NE(got[0], nullptr);
   for (int t = 1; t < 4; t++) EXPECT_EQ(got[t], got[0]);
   // Concurrent runs of the one primitive agree bitwise.
-  std::vector<float> a = Random(2 * 19 * 29, 7), b = Random(2 * 29 * 23, 8);
+  std::vector<float> a = RandomFloats(2 * 19 * 29, 7),
+                     b = RandomFloats(2 * 29 * 23, 8);
   std::vector<std::vector<float>> outs(4, std::vector<float>(2 * 19 * 23));
   ts.clear();
   for (int t = 0; t < 4; t++)
@@ -145,7 +141,8 @@ TEST(OnednnMatmul, CacheReturnsOneObjectAcrossThreads) {
 
 TEST(OnednnMatmul, Bf16WithF32Accumulation) {
   const int64_t B = 2, M = 37, N = 45, K = 70;
-  std::vector<float> fa = Random(B * M * K, 11), fb = Random(B * K * N, 12);
+  std::vector<float> fa = RandomFloats(B * M * K, 11),
+                     fb = RandomFloats(B * K * N, 12);
   std::vector<uint16_t> ha(fa.size()), hb(fb.size());
   for (size_t i = 0; i < fa.size(); i++) {
     ha[i] = hlx_f32_to_bf16(fa[i]);
@@ -238,7 +235,8 @@ TEST(OnednnMatmul, RunWithoutPostOpOperandsIsAnError) {
   d.post_ops[1] = {HLX_ONEDNN_POST_ADD, HLX_ONEDNN_OPERAND_PER_FEATURE};
   hlx_onednn_matmul_t* mm = nullptr;
   ASSERT_EQ(hlx_onednn_matmul_create(&d, &mm), nullptr);
-  std::vector<float> a = Random(5 * 3, 1), b = Random(3 * 7, 2), c(5 * 7);
+  std::vector<float> a = RandomFloats(5 * 3, 1), b = RandomFloats(3 * 7, 2),
+                     c(5 * 7);
   hlx_status_t st = hlx_onednn_matmul_run(mm, a.data(), b.data(), c.data());
   ASSERT_NE(st, nullptr);
   EXPECT_EQ(hlx_status_code(st), HLX_STATUS_INVALID_ARGUMENT);
@@ -299,8 +297,8 @@ void CheckConv(const ConvCase& cc) {
   }
   int64_t ci = cc.c / cc.g;
   // Canonical data: lhs [N, S..., C], rhs [K..., Ci, O], out [N, P..., O].
-  std::vector<float> lhs = Random(cc.n * in_sz * cc.c, 21);
-  std::vector<float> rhs = Random(k_sz * ci * cc.o, 22);
+  std::vector<float> lhs = RandomFloats(cc.n * in_sz * cc.c, 21);
+  std::vector<float> rhs = RandomFloats(k_sz * ci * cc.o, 22);
   std::vector<double> dl(lhs.begin(), lhs.end()), dr(rhs.begin(), rhs.end());
   std::vector<double> ref(cc.n * out_sz * cc.o), mag(ref.size());
   ASSERT_TRUE(hlx_ref_conv_f64(&p, dl.data(), dr.data(), ref.data()));
@@ -390,8 +388,9 @@ void CheckConv(const ConvCase& cc) {
   }
   // Post-ops, applied to ref in f64; each f32 step rounds once more, by
   // at most FLT_EPSILON of the magnitudes it adds (bound).
-  std::vector<float> bias = Random(cc.o, 23), feat = Random(cc.o, 24);
-  std::vector<float> whole = Random(ref.size(), 25), summed(ref.size());
+  std::vector<float> bias = RandomFloats(cc.o, 23),
+                     feat = RandomFloats(cc.o, 24);
+  std::vector<float> whole = RandomFloats(ref.size(), 25), summed(ref.size());
   std::vector<double> bound(ref.size(), 0.0);
   const void* post_args[HLX_ONEDNN_MAX_POST_OPS] = {};
   if (cc.post) {
@@ -572,8 +571,8 @@ TEST(OnednnConv, WorkspaceSharedByConvolutionsAndThreads) {
     d.dst_strides[0] = y.o * os * os, d.dst_strides[1] = os * os;
     d.dst_strides[2] = os, d.dst_strides[3] = 1;
     ASSERT_EQ(hlx_onednn_conv_create(&d, &cv[l]), nullptr);
-    src[l] = Random(y.c * y.s * y.s, 31 + l);
-    wei[l] = Random(y.o * y.c * y.k * y.k, 41 + l);
+    src[l] = RandomFloats(y.c * y.s * y.s, 31 + l);
+    wei[l] = RandomFloats(y.o * y.c * y.k * y.k, 41 + l);
     out_n[l] = static_cast<size_t>(y.o * os * os);
     want[l].assign(out_n[l], NAN);
     ASSERT_EQ(hlx_onednn_conv_run(cv[l], src[l].data(), wei[l].data(), nullptr,
@@ -620,8 +619,9 @@ TEST(OnednnConv, RunWithoutBiasOrPostOpOperandsIsAnError) {
   d.wei_strides[0] = 1, d.wei_strides[1] = 4;
   d.wei_strides[2] = 3 * 3 * 4, d.wei_strides[3] = 3 * 4;
   d.has_bias = 1;
-  std::vector<float> src = Random(6 * 6 * 3, 1), wei = Random(3 * 3 * 12, 2);
-  std::vector<float> dst(4 * 4 * 4), bias = Random(4, 3);
+  std::vector<float> src = RandomFloats(6 * 6 * 3, 1),
+                     wei = RandomFloats(3 * 3 * 12, 2);
+  std::vector<float> dst(4 * 4 * 4), bias = RandomFloats(4, 3);
   hlx_onednn_conv_t* cv = nullptr;
   ASSERT_EQ(hlx_onednn_conv_create(&d, &cv), nullptr);
   hlx_status_t st =
