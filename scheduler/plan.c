@@ -15,9 +15,27 @@ hlx_plan_t* hlx_plan_create(const char* name) {
   return p;
 }
 
+struct hlx_plan_cleanup_t {
+  struct hlx_plan_cleanup_t* next;
+  void (*fn)(void*);
+  void* arg;
+};
+
+bool hlx_plan_on_destroy(hlx_plan_t* p, void (*fn)(void*), void* arg) {
+  struct hlx_plan_cleanup_t* c = hlx_arena_alloc(&p->arena, sizeof(*c));
+  if (!c) return false;
+  c->fn = fn;
+  c->arg = arg;
+  c->next = p->cleanups;
+  p->cleanups = c;
+  return true;
+}
+
 void hlx_plan_destroy(hlx_plan_t* p) {
   if (!p) return;
   hlx_internal_plan_dag_free(p);
+  for (struct hlx_plan_cleanup_t* c = p->cleanups; c; c = c->next)
+    c->fn(c->arg);
   for (int32_t i = 0; i < p->num_children; i++)
     hlx_plan_destroy(p->children[i]);
   free(p->children);

@@ -49,7 +49,16 @@ enum {
    * a replica/partition run such tasks, like HLX_TASK_SIDE_EFFECT ones,
    * run on the process's own thread in program order (see executor.c). */
   HLX_TASK_NESTED = 1u << 3,
+  /* With HLX_TASK_OUT0_OVER_IN(k): output 0 may be written over input k
+   * (only that input) when it dies at this task, has output 0's size and
+   * is no other input of it: the kernel reads input k only as output 0's
+   * initial contents (a oneDNN sum post-op copies it into dst first, and
+   * not when they alias). Set by graph/lower_epilogue.c. */
+  HLX_TASK_OUT0_OVER_IN_SET = 1u << 4,
 };
+#define HLX_TASK_OUT0_OVER_IN(k) \
+  (HLX_TASK_OUT0_OVER_IN_SET | ((uint32_t)(k) & 0xffu) << 8)
+#define HLX_TASK_OUT0_OVER_IN_INDEX(flags) ((int32_t)(((flags) >> 8) & 0xffu))
 
 /* A task body: `in`/`out` are the slot buffers named by the task. Returns
  * NULL or a status naming what went wrong (the executor prefixes the task
@@ -100,6 +109,8 @@ typedef struct hlx_plan_t {
   /* The task DAG and slot layout, built by the executor on first run
    * (atomically published; opaque). */
   void* dag;
+  /* Run by hlx_plan_destroy, last registered first (hlx_plan_on_destroy). */
+  struct hlx_plan_cleanup_t* cleanups;
 } hlx_plan_t;
 
 /* Per-run state shared by a run and the sub-plans it runs (loop bodies,
@@ -139,6 +150,11 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
                               const void* args, int32_t num_in,
                               const int32_t* in, int32_t num_out,
                               const int32_t* out);
+
+/* Has hlx_plan_destroy call fn(arg) before it frees the arena: for what a
+ * task's args hold outside the arena (library primitives). False on OOM
+ * (fn is then not called: the caller releases arg itself). */
+bool hlx_plan_on_destroy(hlx_plan_t* p, void (*fn)(void*), void* arg);
 
 /* Sets flags on the task added last (no-op if there is none). */
 void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags);
