@@ -380,6 +380,8 @@ static hlx_status_t onednn_desc(hlx_lower_ctx_t* c, const fast_dot_t* f,
  * the result's one use; cv: the result's canonical dims at the strides
  * tr's layout gives them), only oneDNN writing that layout will do, and
  * the task writes tr's result. */
+static void release_matmul(void* mm) { hlx_onednn_matmul_release(mm); }
+
 static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                const dot_args_t* d, int32_t nb,
                                const hlx_epilogue_t* ep, const hlx_op_t* tr,
@@ -490,6 +492,11 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     if (st) {
       hlx_status_free(st);
       return NULL;
+    }
+    /* the plan holds its reference until it is destroyed */
+    if (!hlx_plan_on_destroy(c->plan, release_matmul, f->mm)) {
+      hlx_onednn_matmul_release(f->mm);
+      return hlx_status_oom();
     }
   }
   if (ep && f->lib != LIB_ONEDNN) return NULL;

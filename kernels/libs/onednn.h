@@ -7,9 +7,12 @@
  * thread-safe cache keyed by the whole descriptor) a ready primitive; it
  * returns HLX_STATUS_UNIMPLEMENTED when oneDNN has no optimised
  * implementation for that descriptor, so the caller can fall back (copy
- * into a plainer layout, or use the reference kernel). Cached objects live
- * until the process exits; the cache is bounded, and past the bound
- * `*_create` keeps working with objects the caller frees with `*_release`.
+ * into a plainer layout, or use the reference kernel). Matmuls and
+ * activation reorders are shared and reference-counted: every successful
+ * `*_create` returns a reference that `*_release` drops; an object nobody
+ * uses stays cached for reuse until more than the idle capacity are unused
+ * (then the longest unused one is freed). Convolutions stay cached until
+ * the process exits (past a bound of 4096, `*_release` frees them).
  * `*_run` may be called from many threads at once on one object.
  *
  * Threads: see the header comment of kernels/libs/onednn_common.c. `threads` in a
@@ -95,7 +98,7 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
                                       const void* a, const void* b,
                                       const void* const* post_args,
                                       void* c) HLX_MUST_USE;
-/* Frees an uncached object (no-op for cached ones). */
+/* Drops the reference hlx_onednn_matmul_create returned (NULL: no-op). */
 void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm);
 /* The descriptor the object was created from. */
 const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
@@ -198,6 +201,7 @@ hlx_status_t hlx_onednn_act_reorder_create(
 hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
                                         const float* src,
                                         float* dst) HLX_MUST_USE;
+/* Drops the reference create returned (NULL: no-op). */
 void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r);
 /* The descriptor the object was created from. */
 const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(const hlx_onednn_conv_t* cv);
@@ -210,6 +214,18 @@ const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);
  * thread for these copies and the scratchpad. */
 enum { HLX_ONEDNN_REORDER_SRC = 1, HLX_ONEDNN_REORDER_DST = 2 };
 int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv);
+
+/* The primitive cache, for tests and diagnostics: objects alive (in use
+ * or idle), idle ones, and builds so far (a create that found its object
+ * cached builds nothing). */
+typedef struct hlx_onednn_cache_stats_t {
+  int64_t live, idle, builds;
+} hlx_onednn_cache_stats_t;
+void hlx_onednn_cache_stats(hlx_onednn_cache_stats_t* s);
+/* How many unused objects the cache keeps (default 4096, or the
+ * HLX_ONEDNN_CACHE_IDLE environment variable read at first use); frees
+ * the excess now. Returns the previous capacity. */
+int32_t hlx_onednn_cache_set_idle_capacity(int32_t n);
 
 #ifdef __cplusplus
 }

@@ -8,16 +8,16 @@ struct hlx_onednn_act_reorder_t {
   hlx_onednn_act_desc_t d;
   dnnl_primitive_t prim;
   dnnl_memory_desc_t from, to;
-  bool cached;
 };
 
-static void act_free(void* p) {
+static void act_destroy(void* p) {
   hlx_onednn_act_reorder_t* r = p;
   if (r->prim) dnnl_primitive_destroy(r->prim);
-  free(r);
 }
 
-static hlx_status_t act_build(hlx_onednn_act_reorder_t* r) {
+static hlx_status_t act_build(void* obj, const void* key) {
+  hlx_onednn_act_reorder_t* r = obj;
+  r->d = *(const hlx_onednn_act_desc_t*)key;
   const hlx_onednn_act_desc_t* d = &r->d;
   int nd = 2 + d->num_spatial;
   dnnl_dims_t dims, st;
@@ -45,23 +45,11 @@ hlx_status_t hlx_onednn_act_reorder_create(const hlx_onednn_act_desc_t* d,
   if (d->num_spatial < 1 || d->num_spatial > HLX_ONEDNN_CONV_MAX_SPATIAL)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN reorder: %d spatial dims", d->num_spatial);
-  hlx_onednn_act_reorder_t* r =
-      hlx_dnnl_cache_find(HLX_DNNL_KIND_ACT, d, sizeof(*d));
-  if (r) {
-    *out = r;
-    return NULL;
-  }
-  r = calloc(1, sizeof(*r));
-  if (!r) return hlx_status_oom();
-  r->d = *d;
-  hlx_status_t st = act_build(r);
-  if (st) {
-    act_free(r);
-    return st;
-  }
-  r = hlx_dnnl_cache_publish(HLX_DNNL_KIND_ACT, d, sizeof(*d), r, &r->cached,
-                             act_free);
-  *out = r;
+  void* obj;
+  HLX_RETURN_IF_ERROR(hlx_dnnl_obtain(HLX_DNNL_KIND_ACT, d, sizeof(*d),
+                                      sizeof(hlx_onednn_act_reorder_t),
+                                      act_build, act_destroy, &obj));
+  *out = obj;
   return NULL;
 }
 
@@ -93,5 +81,5 @@ hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
 }
 
 void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r) {
-  if (r && !r->cached) act_free(r);
+  hlx_dnnl_put(r);
 }

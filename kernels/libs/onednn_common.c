@@ -43,6 +43,8 @@
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,78 +124,244 @@ bool hlx_dnnl_is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
   return strncmp(impl, "ref", 3) == 0;
 }
 
-/* ---- process-wide cache ---- */
+/* ---- process-wide cache ----
+ * Objects are shared and reference-counted. hlx_dnnl_obtain returns a
+ * reference to the object cached under (kind, descriptor bytes), building
+ * it on a miss; hlx_dnnl_put drops one (the wrappers' *_release; graph/
+ * calls those from plan cleanups, hlx_plan_on_destroy). An object nobody
+ * references stays cached, idle, for the next create of its descriptor
+ * (a recompiled model reuses its primitives); past the idle capacity the
+ * longest-idle one is destroyed. Objects in use are never evicted, so the
+ * cache holds what live executables use plus at most `capacity` more.
+ * Pinned entries (hlx_dnnl_cache_find / _publish, onednn_conv.c until it
+ * moves to hlx_dnnl_obtain) are never destroyed. */
 
-enum { CACHE_BUCKETS = 256, CACHE_MAX = 4096 };
+enum {
+  CACHE_BUCKETS = 256,
+  CACHE_IDLE_DEFAULT = 4096,
+  CACHE_PINNED_MAX = 4096
+};
 
 typedef struct cache_entry_t {
-  struct cache_entry_t* next;
+  struct cache_entry_t* next;                  /* hash chain */
+  struct cache_entry_t *idle_prev, *idle_next; /* when refs == 0 */
   int kind;
+  int64_t refs;
   void* obj;
+  void (*destroy)(void*); /* frees obj's parts; NULL: pinned object */
   size_t key_len;
   unsigned char key[];
 } cache_entry_t;
 
+/* What hlx_dnnl_obtain puts before each object it allocates. */
+typedef union obj_header_t {
+  cache_entry_t* entry;
+  max_align_t align;
+} obj_header_t;
+
 static cache_entry_t* g_cache[CACHE_BUCKETS];
-static int g_cache_count;
+static cache_entry_t g_idle = {.idle_prev = &g_idle, .idle_next = &g_idle};
+static int64_t g_idle_count, g_live, g_builds, g_pinned;
+static int32_t g_idle_cap = -1; /* -1: not read yet */
 static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t hash_bytes(int kind, const void* p, size_t n) {
   const unsigned char* b = p;
   uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
   for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
+  return h % CACHE_BUCKETS;
 }
 
-/* The object cached under (kind, key) in bucket h, or NULL; g_cache_mu
+/* The entry cached under (kind, key) in bucket h, or NULL; g_cache_mu
  * held. */
-static void* lookup_locked(uint64_t h, int kind, const void* key, size_t n) {
+static cache_entry_t* lookup_locked(uint64_t h, int kind, const void* key,
+                                    size_t n) {
   for (cache_entry_t* e = g_cache[h]; e; e = e->next)
-    if (e->kind == kind && e->key_len == n && !memcmp(e->key, key, n))
-      return e->obj;
+    if (e->kind == kind && e->key_len == n && !memcmp(e->key, key, n)) return e;
   return NULL;
 }
 
-void* hlx_dnnl_cache_find(int kind, const void* key, size_t n) {
-  uint64_t h = hash_bytes(kind, key, n) % CACHE_BUCKETS;
-  pthread_mutex_lock(&g_cache_mu);
-  void* obj = lookup_locked(h, kind, key, n);
-  pthread_mutex_unlock(&g_cache_mu);
-  return obj;
+/* Takes a reference to e (out of the idle list if it was idle); locked. */
+static void ref_locked(cache_entry_t* e) {
+  if (e->refs++ == 0 && e->idle_next) {
+    e->idle_prev->idle_next = e->idle_next;
+    e->idle_next->idle_prev = e->idle_prev;
+    e->idle_prev = e->idle_next = NULL;
+    g_idle_count--;
+  }
 }
 
-/* Inserts obj unless an equal key got there first; returns the cached
- * object (obj or the earlier one), or NULL if the cache is full / OOM. */
-static void* cache_insert(int kind, const void* key, size_t n, void* obj) {
-  uint64_t h = hash_bytes(kind, key, n) % CACHE_BUCKETS;
+static int32_t idle_cap_locked(void) {
+  if (g_idle_cap < 0) { /* HLX_ONEDNN_CACHE_IDLE: a smaller cache */
+    const char* v = getenv("HLX_ONEDNN_CACHE_IDLE");
+    long n = v && *v ? strtol(v, NULL, 10) : -1;
+    g_idle_cap = n >= 0 && n <= INT32_MAX ? (int32_t)n : CACHE_IDLE_DEFAULT;
+  }
+  return g_idle_cap;
+}
+
+/* Unlinks idle entries past the capacity onto *dead (destroyed by the
+ * caller after unlocking); locked. */
+static void evict_locked(cache_entry_t** dead) {
+  int32_t cap = idle_cap_locked();
+  while (g_idle_count > cap) {
+    cache_entry_t* e = g_idle.idle_next;
+    e->idle_prev->idle_next = e->idle_next;
+    e->idle_next->idle_prev = e->idle_prev;
+    g_idle_count--;
+    cache_entry_t** pp = &g_cache[hash_bytes(e->kind, e->key, e->key_len)];
+    while (*pp != e) pp = &(*pp)->next;
+    *pp = e->next;
+    e->next = *dead;
+    *dead = e;
+  }
+}
+
+static void destroy_entry(cache_entry_t* e) {
+  e->destroy(e->obj);
+  free((obj_header_t*)e->obj - 1);
+  free(e);
   pthread_mutex_lock(&g_cache_mu);
-  void* found = lookup_locked(h, kind, key, n);
-  if (!found && g_cache_count < CACHE_MAX) {
-    cache_entry_t* e = malloc(sizeof(*e) + n);
-    if (e) {
-      e->kind = kind;
-      e->obj = obj;
-      e->key_len = n;
-      memcpy(e->key, key, n);
-      e->next = g_cache[h];
-      g_cache[h] = e;
-      g_cache_count++;
-      found = obj;
-    }
+  g_live--;
+  pthread_mutex_unlock(&g_cache_mu);
+}
+
+static void destroy_list(cache_entry_t* dead) {
+  while (dead) {
+    cache_entry_t* e = dead;
+    dead = e->next;
+    destroy_entry(e);
+  }
+}
+
+hlx_status_t hlx_dnnl_obtain(int kind, const void* key, size_t n,
+                             size_t obj_size, hlx_dnnl_build_fn build,
+                             void (*destroy)(void*), void** out) {
+  *out = NULL;
+  uint64_t h = hash_bytes(kind, key, n);
+  pthread_mutex_lock(&g_cache_mu);
+  cache_entry_t* e = lookup_locked(h, kind, key, n);
+  if (e) ref_locked(e);
+  pthread_mutex_unlock(&g_cache_mu);
+  if (e) {
+    *out = e->obj;
+    return NULL;
+  }
+  /* A miss: build outside the lock (it takes milliseconds). */
+  e = calloc(1, sizeof(*e) + n);
+  obj_header_t* hd = calloc(1, sizeof(*hd) + obj_size);
+  if (!e || !hd) {
+    free(e);
+    free(hd);
+    return hlx_status_oom();
+  }
+  e->kind = kind;
+  e->refs = 1;
+  e->obj = hd + 1;
+  e->destroy = destroy;
+  e->key_len = n;
+  memcpy(e->key, key, n);
+  hd->entry = e;
+  hlx_status_t st = build(e->obj, key);
+  if (st) {
+    destroy(e->obj);
+    free(hd);
+    free(e);
+    return st;
+  }
+  pthread_mutex_lock(&g_cache_mu);
+  g_builds++;
+  g_live++;
+  cache_entry_t* first = lookup_locked(h, kind, key, n);
+  if (first) { /* another thread built an equal one meanwhile */
+    ref_locked(first);
+  } else {
+    e->next = g_cache[h];
+    g_cache[h] = e;
   }
   pthread_mutex_unlock(&g_cache_mu);
-  return found;
+  if (first) {
+    destroy_entry(e);
+    e = first;
+  }
+  *out = e->obj;
+  return NULL;
+}
+
+void hlx_dnnl_put(void* obj) {
+  if (!obj) return;
+  cache_entry_t* e = ((obj_header_t*)obj - 1)->entry;
+  cache_entry_t* dead = NULL;
+  pthread_mutex_lock(&g_cache_mu);
+  if (--e->refs == 0) { /* idle: newest at the tail */
+    e->idle_prev = g_idle.idle_prev;
+    e->idle_next = &g_idle;
+    g_idle.idle_prev->idle_next = e;
+    g_idle.idle_prev = e;
+    g_idle_count++;
+    evict_locked(&dead);
+  }
+  pthread_mutex_unlock(&g_cache_mu);
+  destroy_list(dead);
+}
+
+void* hlx_dnnl_cache_find(int kind, const void* key, size_t n) {
+  uint64_t h = hash_bytes(kind, key, n);
+  pthread_mutex_lock(&g_cache_mu);
+  cache_entry_t* e = lookup_locked(h, kind, key, n);
+  if (e) ref_locked(e); /* never put: kept for good */
+  pthread_mutex_unlock(&g_cache_mu);
+  return e ? e->obj : NULL;
 }
 
 void* hlx_dnnl_cache_publish(int kind, const void* key, size_t n, void* obj,
                              bool* obj_cached, void (*release)(void*)) {
   *obj_cached = true; /* before other threads can find it */
-  void* c = cache_insert(kind, key, n, obj);
-  if (c == obj) return obj;
+  uint64_t h = hash_bytes(kind, key, n);
+  pthread_mutex_lock(&g_cache_mu);
+  cache_entry_t* e = lookup_locked(h, kind, key, n);
+  void* found = NULL;
+  if (e) {
+    ref_locked(e);
+    found = e->obj;
+  } else if (g_pinned < CACHE_PINNED_MAX &&
+             (e = calloc(1, sizeof(*e) + n)) != NULL) {
+    e->kind = kind;
+    e->refs = 1;
+    e->obj = obj;
+    e->key_len = n;
+    memcpy(e->key, key, n);
+    e->next = g_cache[h];
+    g_cache[h] = e;
+    g_pinned++;
+    g_live++;
+    found = obj;
+  }
+  pthread_mutex_unlock(&g_cache_mu);
+  if (found == obj) return obj;
   *obj_cached = false;
-  if (!c) return obj; /* cache full: the caller owns obj */
-  release(obj);       /* another thread cached an equal one first */
-  return c;
+  if (!found) return obj; /* cache full: the caller owns obj */
+  release(obj);           /* another thread cached an equal one first */
+  return found;
+}
+
+void hlx_onednn_cache_stats(hlx_onednn_cache_stats_t* s) {
+  pthread_mutex_lock(&g_cache_mu);
+  s->live = g_live;
+  s->idle = g_idle_count;
+  s->builds = g_builds;
+  pthread_mutex_unlock(&g_cache_mu);
+}
+
+int32_t hlx_onednn_cache_set_idle_capacity(int32_t n) {
+  cache_entry_t* dead = NULL;
+  pthread_mutex_lock(&g_cache_mu);
+  int32_t prev = idle_cap_locked();
+  g_idle_cap = n < 0 ? 0 : n;
+  evict_locked(&dead);
+  pthread_mutex_unlock(&g_cache_mu);
+  destroy_list(dead);
+  return prev;
 }
 
 dnnl_data_type_t hlx_dnnl_type(hlx_dtype_t t) {

@@ -39,12 +39,26 @@ void hlx_dnnl_scope_leave(const hlx_dnnl_scope_t* s, int32_t threads);
 bool hlx_dnnl_is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
                           size_t len);
 
-/* The process-wide primitive cache, keyed by (kind, descriptor bytes). */
+/* The process-wide primitive cache, keyed by (kind, descriptor bytes);
+ * lifetime rules in onednn_common.c. */
 enum {
   HLX_DNNL_KIND_MATMUL = 1,
   HLX_DNNL_KIND_CONV = 2,
   HLX_DNNL_KIND_ACT = 3
 };
+/* Fills a zeroed object of obj_size bytes from its descriptor `key`. */
+typedef hlx_status_t (*hlx_dnnl_build_fn)(void* obj, const void* key);
+/* *out = a new reference to the object cached under (kind, key), built on
+ * a miss with build; destroy frees what build made (also after a failed
+ * build, and for an equal object another thread built first), not the
+ * object's memory. A build error is returned as it is. */
+hlx_status_t hlx_dnnl_obtain(int kind, const void* key, size_t n,
+                             size_t obj_size, hlx_dnnl_build_fn build,
+                             void (*destroy)(void*), void** out) HLX_MUST_USE;
+/* Drops a reference hlx_dnnl_obtain returned (NULL: no-op). */
+void hlx_dnnl_put(void* obj);
+/* Pinned entries (kept until the process exits), for objects the caller
+ * allocates itself: onednn_conv.c until it moves to hlx_dnnl_obtain. */
 void* hlx_dnnl_cache_find(int kind, const void* key, size_t n);
 /* Caches a freshly built obj and returns the one to use: obj, or an equal
  * object another thread cached first (obj is then released). *obj_cached

@@ -4,8 +4,6 @@
 
 #include "kernels/libs/onednn_internal.h"
 
-static void release_matmul(void* p);
-
 struct hlx_onednn_matmul_t {
   hlx_onednn_matmul_desc_t d;
   dnnl_primitive_t prim;
@@ -13,7 +11,6 @@ struct hlx_onednn_matmul_t {
   dnnl_memory_desc_t post_md[HLX_ONEDNN_MAX_POST_OPS];
   int32_t sum_index; /* post-op read from c (a sum), or -1 */
   hlx_dnnl_scratch_t scratch;
-  bool cached;
   char impl[64];
 };
 
@@ -63,7 +60,9 @@ static hlx_status_t matrix_md(dnnl_memory_desc_t* md, hlx_dtype_t t,
   return NULL;
 }
 
-static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
+static hlx_status_t matmul_build(void* obj, const void* key) {
+  hlx_onednn_matmul_t* mm = obj;
+  mm->d = *(const hlx_onednn_matmul_desc_t*)key;
   const hlx_onednn_matmul_desc_t* d = &mm->d;
   dnnl_engine_t eng = hlx_dnnl_engine();
   if (!eng)
@@ -119,6 +118,11 @@ static hlx_status_t matmul_build(hlx_onednn_matmul_t* mm) {
   return NULL;
 }
 
+static void matmul_destroy(void* p) {
+  hlx_onednn_matmul_t* mm = p;
+  if (mm->prim) dnnl_primitive_destroy(mm->prim);
+}
+
 hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
                                       hlx_onednn_matmul_t** out) {
   *out = NULL;
@@ -128,36 +132,15 @@ hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
   if (d->batch < 1 || d->m < 1 || d->n < 1 || d->k < 1 || d->outer_batch < 0)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "oneDNN matmul: empty dimensions");
-  hlx_onednn_matmul_t* mm =
-      hlx_dnnl_cache_find(HLX_DNNL_KIND_MATMUL, d, sizeof(*d));
-  if (mm) {
-    *out = mm;
-    return NULL;
-  }
-  mm = calloc(1, sizeof(*mm));
-  if (!mm) return hlx_status_oom();
-  mm->d = *d;
-  hlx_status_t st = matmul_build(mm);
-  if (st) {
-    if (mm->prim) dnnl_primitive_destroy(mm->prim);
-    free(mm);
-    return st;
-  }
-  mm = hlx_dnnl_cache_publish(HLX_DNNL_KIND_MATMUL, d, sizeof(*d), mm,
-                              &mm->cached, release_matmul);
-  *out = mm;
+  void* obj;
+  HLX_RETURN_IF_ERROR(hlx_dnnl_obtain(HLX_DNNL_KIND_MATMUL, d, sizeof(*d),
+                                      sizeof(hlx_onednn_matmul_t), matmul_build,
+                                      matmul_destroy, &obj));
+  *out = obj;
   return NULL;
 }
 
-static void release_matmul(void* p) {
-  hlx_onednn_matmul_t* mm = p;
-  dnnl_primitive_destroy(mm->prim);
-  free(mm);
-}
-
-void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm) {
-  if (mm && !mm->cached) release_matmul(mm);
-}
+void hlx_onednn_matmul_release(hlx_onednn_matmul_t* mm) { hlx_dnnl_put(mm); }
 
 const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
     const hlx_onednn_matmul_t* mm) {
