@@ -27,7 +27,11 @@ size_t hlx_fused_scratch_bytes(const hlx_fused_program_t* p) {
   return b;
 }
 
-typedef enum { kInPlace, kScalar, kGather } in_mode_t;
+/* kPeriodic: a gathered input whose values repeat every `period` output
+ * elements (zero strides outside its trailing dims, e.g. a layer norm's
+ * gamma over 256-wide rows) with period dividing the tile and the range's
+ * start: every tile reads the same values, so one gather serves all. */
+typedef enum { kInPlace, kScalar, kGather, kPeriodic } in_mode_t;
 
 /* An input's view after merging dims: out-shape dims (outermost first) and
  * the input's element strides along them. */
@@ -36,6 +40,7 @@ typedef struct in_view_t {
   int32_t rank;
   int64_t dims[HLX_FUSED_MAX_RANK];
   int64_t strides[HLX_FUSED_MAX_RANK];
+  size_t period; /* flat period of the values (0: none below the size) */
   unsigned char* tile;
 } in_view_t;
 
@@ -56,6 +61,12 @@ static void classify(const hlx_fused_program_t* p, const hlx_fused_input_t* in,
   v->rank = r;
   bool scalar = true;
   for (int32_t d = 0; d < r; d++) scalar = scalar && v->strides[d] == 0;
+  /* Period: the size of the dims after the leading zero-stride ones. */
+  int32_t lead = 0;
+  while (lead < r && v->strides[lead] == 0) lead++;
+  size_t period = 1;
+  for (int32_t d = lead; d < r; d++) period *= (size_t)v->dims[d];
+  v->period = lead > 0 ? period : 0;
   if (scalar)
     v->mode = kScalar;
   else if (r == 1 && v->strides[0] == 1)
@@ -93,7 +104,27 @@ static void fill(unsigned char* dst, const unsigned char* src, size_t es,
       return;
   }
   for (; off + kBlock <= total; off += kBlock) memcpy(dst + off, pat, kBlock);
-  memcpy(dst + off, pat, total - off);
+  if (off == total) return;
+  if (total >= kBlock) {
+    /* The rest as one block ending at the end, overlapping the last one
+     * (es divides kBlock, so the pattern stays in phase): a libc call per
+     * row tail cost as much as the row's stores. */
+    memcpy(dst + total - kBlock, pat, kBlock);
+    return;
+  }
+  /* Short runs in fixed-size pieces: the rest is a multiple of es, so
+   * only pieces of at least es (multiples of it) are taken. */
+#define HLX_FILL_PIECE(k)         \
+  if (total - off >= (k)) {       \
+    memcpy(dst + off, pat, (k));  \
+    off += (k);                   \
+  }
+  HLX_FILL_PIECE(32)
+  HLX_FILL_PIECE(16)
+  HLX_FILL_PIECE(8)
+  HLX_FILL_PIECE(4)
+  HLX_FILL_PIECE(2)
+#undef HLX_FILL_PIECE
 }
 
 /* Gathers output elements [lo, lo + n) of input view v into v->tile. */
@@ -168,6 +199,13 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
     next += align_up(tile * p->inputs[i].elem_size);
     if (v->mode == kScalar)
       fill(v->tile, inputs[i], p->inputs[i].elem_size, tile);
+    if (v->mode == kGather && v->period && tile % v->period == 0 &&
+        begin % v->period == 0 && begin < end) {
+      /* Later tiles (all full but the last) repeat the first's values. */
+      v->mode = kPeriodic;
+      gather(v, inputs[i], p->inputs[i].elem_size, begin,
+             end - begin < tile ? end - begin : tile);
+    }
   }
   const hlx_fused_step_t* lastp = &p->steps[p->num_steps - 1];
   size_t out_es = hlx_dtype_size(lastp->out_dtype);

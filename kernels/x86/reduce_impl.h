@@ -162,11 +162,13 @@ HLX_EW_DRIVER void mm_inner1(const float* x, size_t outer, size_t red,
     }
     for (; i + VF_N <= red; i += VF_N) a0 = op(a0, vf_loadu(p + i));
     if (i < red) a1 = op(a1, vf_load_tail_or(p + i, red - i, vid));
-    float lanes[VF_N];
-    vf_storeu(lanes, op(op(a0, a1), op(a2, a3)));
-    float r = init;
-    for (int k = 0; k < VF_N; k++) r = sop(r, lanes[k]);
-    y[o] = r;
+    /* Lanes folded in registers (a scalar pass over stored lanes cost
+     * more than a 79-wide row's loads); max/min are exact, so the order
+     * does not change the result, and sop canonicalises a NaN. */
+    vf v = op(op(a0, a1), op(a2, a3));
+#pragma GCC unroll 4
+    for (int w = VF_N / 2; w >= 1; w /= 2) v = op(v, vf_swap_groups(v, w));
+    y[o] = sop(init, vf_first(v));
   }
 }
 

@@ -500,6 +500,62 @@ TEST(FusionRun, AbsorbedReductionsMatchUnfused) {
     }
 }
 
+// Softmax and layer norm over rows of {R} (the fused row-reduction
+// passes: max and add combiners absorbed, per-row broadcasts of the row
+// results, a gamma/beta along the row that repeats every row).
+const char* kRowNorms = R"(
+  func.func @main(%x: tensor<{N}x{R}xf32>, %g: tensor<{R}xf32>, %b: tensor<{R}xf32>) -> (tensor<{N}x{R}xf32>, tensor<{N}x{R}xf32>) {
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.constant dense<0.125> : tensor<f32>
+    %rinv = stablehlo.constant dense<{RINV}> : tensor<f32>
+    %eps = stablehlo.constant dense<1.0e-5> : tensor<f32>
+    %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<{N}x{R}xf32>
+    %0 = stablehlo.multiply %x, %sb : tensor<{N}x{R}xf32>
+    %m = stablehlo.reduce(%0 init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<{N}x{R}xf32>, tensor<f32>) -> tensor<{N}xf32>
+    %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<{N}xf32>) -> tensor<{N}x{R}xf32>
+    %1 = stablehlo.subtract %0, %mb : tensor<{N}x{R}xf32>
+    %2 = stablehlo.exponential %1 : tensor<{N}x{R}xf32>
+    %e = stablehlo.reduce(%2 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x{R}xf32>, tensor<f32>) -> tensor<{N}xf32>
+    %eb = stablehlo.broadcast_in_dim %e, dims = [0] : (tensor<{N}xf32>) -> tensor<{N}x{R}xf32>
+    %p = stablehlo.divide %2, %eb : tensor<{N}x{R}xf32>
+    %sum = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x{R}xf32>, tensor<f32>) -> tensor<{N}xf32>
+    %rb = stablehlo.broadcast_in_dim %rinv, dims = [] : (tensor<f32>) -> tensor<{N}xf32>
+    %mean = stablehlo.multiply %sum, %rb : tensor<{N}xf32>
+    %meanb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<{N}xf32>) -> tensor<{N}x{R}xf32>
+    %d = stablehlo.subtract %x, %meanb : tensor<{N}x{R}xf32>
+    %sq = stablehlo.multiply %d, %d : tensor<{N}x{R}xf32>
+    %var = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x{R}xf32>, tensor<f32>) -> tensor<{N}xf32>
+    %v = stablehlo.multiply %var, %rb : tensor<{N}xf32>
+    %epsb = stablehlo.broadcast_in_dim %eps, dims = [] : (tensor<f32>) -> tensor<{N}xf32>
+    %ve = stablehlo.add %v, %epsb : tensor<{N}xf32>
+    %rs = stablehlo.rsqrt %ve : tensor<{N}xf32>
+    %rsb = stablehlo.broadcast_in_dim %rs, dims = [0] : (tensor<{N}xf32>) -> tensor<{N}x{R}xf32>
+    %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<{R}xf32>) -> tensor<{N}x{R}xf32>
+    %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<{R}xf32>) -> tensor<{N}x{R}xf32>
+    %n1 = stablehlo.multiply %d, %rsb : tensor<{N}x{R}xf32>
+    %n2 = stablehlo.multiply %n1, %gb : tensor<{N}x{R}xf32>
+    %n3 = stablehlo.add %n2, %bb : tensor<{N}x{R}xf32>
+    return %p, %n3 : tensor<{N}x{R}xf32>, tensor<{N}x{R}xf32>
+  })";
+
+TEST(FusionRun, RowSoftmaxAndLayerNormMatchUnfused) {
+  unsigned seed = 500;
+  // Row lengths below, at and above the vector widths and the tile, many
+  // rows (several tiles and split pieces), with and without NaN/Inf.
+  const Size sizes[] = {{"300", "1"},  {"300", "7"},   {"300", "16"},
+                        {"700", "79"}, {"130", "256"}, {"37", "1000"},
+                        {"1", "79"}};
+  for (const Size& s : sizes)
+    for (bool specials : {false, true}) {
+      std::string text = Subst(Subst(kRowNorms, "{N}", s.n), "{R}", s.m);
+      char rinv[32];
+      std::snprintf(rinv, sizeof rinv, "%.9e", 1.0 / std::atof(s.m));
+      CheckFusedMatches(Subst(text, "{RINV}", rinv), 7, specials,
+                        seed++);
+    }
+}
+
 // Buffer assignment may write a fused output over a dying same-size input
 // (HLX_TASK_ELEMENTWISE) only when every such input is read at the output's
 // own index: here %t dies in each group, read plainly in the first and

@@ -92,6 +92,8 @@ TEST_P(SimdReduce, InnermostDim) {
   }
   for (size_t red : {1000, 4097, 100003}) Check(v, 2, red, 1, false, 0.0f);
   Check(v, 5, 333, 1, true, 0.0f);
+  // Many short rows with -0/+0 ties and a NaN: the in-register lane fold.
+  for (size_t red : {1, 7, 16, 79, 256}) Check(v, 41, red, 1, true, -INFINITY);
 }
 
 TEST_P(SimdReduce, OuterDims) {

@@ -133,6 +133,11 @@ HLX_VINLINE vfb vf_pred_load(const uint8_t* p, size_t k) {
   return vtstq_u32(w, w);
 }
 HLX_VINLINE float vf_first(vf v) { return vgetq_lane_f32(v, 0); }
+/* v with adjacent groups of w lanes swapped (w = 2, 1): the steps of a
+ * horizontal reduction that stays in registers. */
+HLX_VINLINE vf vf_swap_groups(vf v, int w) {
+  return w == 2 ? vextq_f32(v, v, 2) : vrev64q_f32(v);
+}
 /* p[0], p[2], p[4], p[6] (reads p[0..7]): stride-2 windows. */
 HLX_VINLINE vf vf_load_even(const float* p) { return vld2q_f32(p).val[0]; }
 

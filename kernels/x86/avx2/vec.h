@@ -90,6 +90,15 @@ HLX_VINLINE vfb vf_pred_load(const uint8_t* p, size_t k) {
                        _mm256_set1_epi32(-1)));
 }
 HLX_VINLINE float vf_first(vf v) { return _mm256_cvtss_f32(v); }
+/* v with adjacent groups of w lanes swapped (w = 4, 2, 1): the steps of
+ * a horizontal reduction that stays in registers. */
+HLX_VINLINE vf vf_swap_groups(vf v, int w) {
+  switch (w) {
+    case 4: return _mm256_permute2f128_ps(v, v, 1);
+    case 2: return _mm256_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2));
+    default: return _mm256_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1));
+  }
+}
 /* p[0], p[2], ..., p[14] (reads p[0..15]): stride-2 windows. */
 HLX_VINLINE vf vf_load_even(const float* p) {
   __m256 s = _mm256_shuffle_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8),

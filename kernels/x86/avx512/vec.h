@@ -75,6 +75,16 @@ HLX_VINLINE vfb vf_pred_load(const uint8_t* p, size_t k) {
   return _mm_test_epi8_mask(b, b);
 }
 HLX_VINLINE float vf_first(vf v) { return _mm512_cvtss_f32(v); }
+/* v with adjacent groups of w lanes swapped (w = 8, 4, 2, 1): the steps of
+ * a horizontal reduction that stays in registers. */
+HLX_VINLINE vf vf_swap_groups(vf v, int w) {
+  switch (w) {
+    case 8: return _mm512_shuffle_f32x4(v, v, _MM_SHUFFLE(1, 0, 3, 2));
+    case 4: return _mm512_shuffle_f32x4(v, v, _MM_SHUFFLE(2, 3, 0, 1));
+    case 2: return _mm512_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2));
+    default: return _mm512_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1));
+  }
+}
 /* p[0], p[2], ..., p[30] (reads p[0..31]): stride-2 windows. */
 HLX_VINLINE vf vf_load_even(const float* p) {
   const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
