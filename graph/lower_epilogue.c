@@ -408,6 +408,33 @@ bool hlx_lower_epilogue_of(const hlx_lower_ctx_t* c, const hlx_block_t* b,
          ep->last == b->ops[f->root[g]];
 }
 
+/* A residual add's operand (the FULL step, a oneDNN sum post-op) is read
+ * only as dst's initial contents: the fused task (the plan's last) lets
+ * buffer assignment put its result over that operand's slot when it dies
+ * there, so the library sums in place instead of copying it into dst
+ * first. Off with HLX_NO_SUM_IN_PLACE=1 (A/B checks). */
+static hlx_status_t sum_in_place(hlx_lower_ctx_t* c, const hlx_epilogue_t* ep) {
+  const char* e = getenv("HLX_NO_SUM_IN_PLACE");
+  if ((e && *e && *e != '0') || c->plan->num_tasks == 0) return NULL;
+  const hlx_value_t* full = NULL;
+  for (int32_t i = 0; i < ep->num_steps; i++)
+    if (ep->steps[i].op.shape == HLX_ONEDNN_OPERAND_FULL)
+      full = ep->steps[i].operand;
+  if (!full) return NULL;
+  hlx_value_slots_t rs, os;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, full, &rs));
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, ep->last->results[0], &os));
+  const hlx_task_t* t = &c->plan->tasks[c->plan->num_tasks - 1];
+  if (rs.n != 1 || os.n != 1 || t->num_out != 1 || t->out[0] != os.slots[0])
+    return NULL;
+  for (int32_t k = 0; k < t->num_in && k <= 0xff; k++)
+    if (t->in[k] == rs.slots[0]) {
+      hlx_plan_last_task_set_flags(c->plan, HLX_TASK_OUT0_OVER_IN(k));
+      break;
+    }
+  return NULL;
+}
+
 hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
                                       const hlx_block_t* blk,
                                       const struct hlx_fusion_t* f, int32_t g,
@@ -426,7 +453,10 @@ hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
   if (h->code == HLX_OP_CONVOLUTION) {
     HLX_RETURN_IF_ERROR(hlx_lower_conv_epilogue(c, h, &ep, done));
     /* the members run one by one: none may see a blocked operand */
-    return *done ? NULL : hlx_lower_act_decline(c, blk, f, g);
+    if (!*done) return hlx_lower_act_decline(c, blk, f, g);
+  } else {
+    HLX_RETURN_IF_ERROR(hlx_lower_dot_epilogue(c, h, &ep, done));
+    if (!*done) return NULL;
   }
-  return hlx_lower_dot_epilogue(c, h, &ep, done);
+  return sum_in_place(c, &ep);
 }

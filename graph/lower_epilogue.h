@@ -40,7 +40,9 @@ int32_t hlx_lower_epilogue_match(const void* ctx, const hlx_block_t* b,
 
 /* Emits epilogue group g of blk as one task; *done = false (nothing
  * emitted) when the library declines, and the caller lowers the members
- * one by one. */
+ * one by one. A residual (sum) operand is flagged HLX_TASK_OUT0_OVER_IN,
+ * so the result may take its slot when it dies there (no copy into dst);
+ * HLX_NO_SUM_IN_PLACE=1 turns that off. */
 struct hlx_fusion_t;
 hlx_status_t hlx_lower_epilogue_group(hlx_lower_ctx_t* c,
                                       const hlx_block_t* blk,

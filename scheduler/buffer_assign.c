@@ -147,13 +147,15 @@ static size_t first_fit(ba_t* b, size_t r, int32_t t) {
   return in_run ? start : b->end;
 }
 
-/* In place: an elementwise task's output over a same-size input whose
- * every other user happens-before the task. -1 if there is none. */
+/* In place: output `out` of task t over a same-size input among in[k0,
+ * k1) that dies at t and whose every other user happens-before t. -1 if
+ * there is none. */
 static int32_t in_place_input(ba_t* b, const hlx_task_t* task, int32_t t,
-                              int32_t out, const unsigned char* owned,
+                              int32_t out, int32_t k0, int32_t k1,
+                              const unsigned char* owned,
                               unsigned char* taken, bool* oom) {
   const hlx_plan_t* p = b->p;
-  for (int32_t k = 0; k < task->num_in; k++) {
+  for (int32_t k = k0; k < k1; k++) {
     int32_t a = task->in[k];
     if (!owned[a] || taken[a] || b->pinned[a] || b->last[a] != t ||
         b->def[a] == t || p->slot_bytes[a] != p->slot_bytes[out])
@@ -162,6 +164,23 @@ static int32_t in_place_input(ba_t* b, const hlx_task_t* task, int32_t t,
     return a;
   }
   return -1;
+}
+
+/* The input output i of task t may be written over, or -1: any dying
+ * input of an elementwise task; for HLX_TASK_OUT0_OVER_IN(k), output 0
+ * over input k when no other input names the same slot. */
+static int32_t in_place_for(ba_t* b, const hlx_task_t* task, int32_t t,
+                            int32_t i, const unsigned char* owned,
+                            unsigned char* taken, bool* oom) {
+  int32_t s = task->out[i];
+  if (task->flags & HLX_TASK_ELEMENTWISE)
+    return in_place_input(b, task, t, s, 0, task->num_in, owned, taken, oom);
+  if (i != 0 || !(task->flags & HLX_TASK_OUT0_OVER_IN_SET)) return -1;
+  int32_t k = HLX_TASK_OUT0_OVER_IN_INDEX(task->flags);
+  if (k >= task->num_in) return -1;
+  for (int32_t j = 0; j < task->num_in; j++)
+    if (j != k && task->in[j] == task->in[k]) return -1;
+  return in_place_input(b, task, t, s, k, k + 1, owned, taken, oom);
 }
 
 static bool alloc_all(ba_t* b, bool bitsets) {
@@ -322,9 +341,7 @@ static hlx_status_t assign_reusing(ba_t* b, const unsigned char* owned,
       if (!owned[s] || slot_off[s] != SIZE_MAX) continue;
       size_t r = round64(p->slot_bytes[s]);
       bool oom = false;
-      int32_t a = (task->flags & HLX_TASK_ELEMENTWISE)
-                      ? in_place_input(b, task, t, s, owned, taken, &oom)
-                      : -1;
+      int32_t a = in_place_for(b, task, t, i, owned, taken, &oom);
       if (a >= 0) {
         taken[a] = 1;
         slot_off[s] = slot_off[a];

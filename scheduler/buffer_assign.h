@@ -15,7 +15,9 @@
  * task writes. Params, constants and empty slots are not in the arena.
  *
  * In-place: a task flagged HLX_TASK_ELEMENTWISE may write an output over
- * an input of the same byte size that dies at that task. */
+ * an input of the same byte size that dies at that task; one flagged
+ * HLX_TASK_OUT0_OVER_IN(k) its output 0 over input k alone, under the same
+ * rule, when no other input of the task names that slot. */
 #ifndef HLX_SCHEDULER_BUFFER_ASSIGN_H_
 #define HLX_SCHEDULER_BUFFER_ASSIGN_H_
 

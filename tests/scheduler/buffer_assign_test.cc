@@ -1,7 +1,8 @@
-// Buffer assignment: reuse on a chain, in-place elementwise tasks, no two
-// simultaneously-live slots overlap (checked exhaustively on random DAG
-// plans against the DAG's reachability), results and params never aliased,
-// and concurrent runs of random plans equal to a direct evaluation.
+// Buffer assignment: reuse on a chain, in-place elementwise tasks and
+// HLX_TASK_OUT0_OVER_IN outputs, no two simultaneously-live slots overlap
+// (checked exhaustively on random DAG plans against the DAG's
+// reachability), results and params never aliased, and concurrent runs of
+// random plans equal to a direct evaluation.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -57,7 +58,8 @@ struct TestPlan {
 
 // n tasks with one output each of a random size, reading up to 3 earlier
 // values (params included); a random subset of values are results; about
-// half the tasks are flagged elementwise.
+// half the tasks are flagged elementwise, and every third of the others
+// HLX_TASK_OUT0_OVER_IN.
 // A read picks among the last 6 values with probability `local`, else any.
 void BuildRandom(TestPlan* tp, int n, unsigned seed, bool same_sizes = false,
                  double local = 0.75) {
@@ -98,7 +100,10 @@ void BuildRandom(TestPlan* tp, int n, unsigned seed, bool same_sizes = false,
     ASSERT_NE(hlx_plan_add_task(p, ("t" + std::to_string(t)).c_str(), RunBody,
                                 &b, k, in.data(), 1, &out),
               nullptr);
-    if (rng() % 2) hlx_plan_last_task_set_flags(p, HLX_TASK_ELEMENTWISE);
+    if (rng() % 2)
+      hlx_plan_last_task_set_flags(p, HLX_TASK_ELEMENTWISE);
+    else if (t % 3 == 0)  // RunBody meets this rule too (no rng draw)
+      hlx_plan_last_task_set_flags(p, HLX_TASK_OUT0_OVER_IN(t % k));
     values.push_back(out);
     words.push_back(w);
     if (rng() % 8 == 0 || t == n - 1) results.push_back(out);
@@ -206,7 +211,18 @@ void CheckNoLiveOverlap(const hlx_plan_t* p,
       bool reads_first = false;
       for (int32_t i = 0; i < task.num_in; i++)
         reads_first |= static_cast<size_t>(task.in[i]) == first;
-      bool in_place = (task.flags & HLX_TASK_ELEMENTWISE) && reads_first &&
+      // HLX_TASK_OUT0_OVER_IN(k): output 0 over input k, named once.
+      bool over_k = false;
+      if ((task.flags & HLX_TASK_OUT0_OVER_IN_SET) &&
+          static_cast<size_t>(task.out[0]) == second) {
+        int32_t k = HLX_TASK_OUT0_OVER_IN_INDEX(task.flags), uses = 0;
+        for (int32_t i = 0; i < task.num_in; i++)
+          uses += static_cast<size_t>(task.in[i]) == first;
+        over_k = k < task.num_in &&
+                 static_cast<size_t>(task.in[k]) == first && uses == 1;
+      }
+      bool in_place = ((task.flags & HLX_TASK_ELEMENTWISE) ? reads_first
+                                                           : over_k) &&
                       a.slot_off[first] == a.slot_off[second] &&
                       p->slot_bytes[first] == p->slot_bytes[second] &&
                       dead_before(first, t, t);
@@ -373,6 +389,83 @@ TEST(BufferAssign, ConcurrentRunsMatchSequentialEvaluation) {
     }
   }
   hlx_pool_destroy(pool);
+}
+
+// HLX_TASK_OUT0_OVER_IN(k) (a oneDNN sum's residual): the output takes
+// input k's slot when k dies there and has its size, and no other input's;
+// not when k is read later, is a param or a result, differs in size, or is
+// also another input of the task.
+TEST(BufferAssign, OutputOverOneInput) {
+  enum Variant { kDies, kLaterUser, kParam, kResult, kSize, kTwice, kOther };
+  for (int v = kDies; v <= kOther; v++) {
+    SCOPED_TRACE(v);
+    hlx_plan_t* p = hlx_plan_create("over_in");
+    int32_t x = hlx_plan_add_slot(p, 1024);
+    p->num_params = 1;
+    p->param_slots = ArenaInts(p, {x});
+    std::vector<Body> bodies(4);
+    auto add = [&](size_t i, std::vector<int32_t> in, size_t bytes,
+                   uint32_t flags) {
+      int32_t out = hlx_plan_add_slot(p, bytes);
+      Body& b = bodies[i];
+      b = Body{static_cast<uint32_t>(i + 1), static_cast<int32_t>(in.size()),
+               {}, bytes / 4};
+      for (int32_t s : in) b.in_words.push_back(p->slot_bytes[s] / 4);
+      EXPECT_NE(hlx_plan_add_task(p, "t", RunBody, &b,
+                                  static_cast<int32_t>(in.size()), in.data(),
+                                  1, &out),
+                nullptr);
+      hlx_plan_last_task_set_flags(p, flags);
+      return out;
+    };
+    // r: the residual; a: the other input (the product's operand).
+    int32_t r = v == kParam ? x : add(0, {x}, v == kSize ? 512 : 1024, 0);
+    int32_t a = add(1, {x}, 1024, 0);
+    std::vector<int32_t> in = {a, v == kTwice ? r : a, r};
+    int32_t k = v == kOther ? 0 : 2;  // kOther: flags a, which lives on
+    int32_t y = add(2, in, 1024, HLX_TASK_OUT0_OVER_IN(k));
+    std::vector<int32_t> results = {y};
+    if (v == kLaterUser) results.push_back(add(3, {r, y}, 1024, 0));
+    if (v == kResult) results.push_back(r);
+    if (v == kOther) results.push_back(a);
+    p->num_results = static_cast<int32_t>(results.size());
+    p->result_slots = ArenaInts(p, results);
+    std::vector<int32_t> from, to;
+    hlx_buffer_assignment_t ba;
+    ASSERT_EQ(Assign(p, &from, &to, &ba), nullptr);
+    bool want = v == kDies;
+    EXPECT_EQ(ba.slot_off[y] == ba.slot_off[r], want);
+    CheckNoLiveOverlap(p, ba, Reach(p->num_tasks, from, to));
+    hlx_buffer_assignment_free(&ba);
+    // The plan computes what a fresh-memory evaluation does.
+    std::vector<uint32_t> xin(256);
+    for (size_t i = 0; i < xin.size(); i++) xin[i] = static_cast<uint32_t>(i);
+    std::vector<std::vector<uint32_t>> got(results.size());
+    std::vector<void*> rp;
+    for (size_t i = 0; i < results.size(); i++) {
+      got[i].assign(p->slot_bytes[results[i]] / 4, 0);
+      rp.push_back(got[i].data());
+    }
+    const void* params[] = {xin.data()};
+    hlx_run_ctx_t ctx;
+    std::memset(&ctx, 0, sizeof ctx);
+    ASSERT_EQ(hlx_plan_execute(p, params, rp.data(), &ctx), nullptr);
+    std::vector<std::vector<uint32_t>> val(static_cast<size_t>(p->num_slots));
+    val[static_cast<size_t>(x)] = xin;
+    for (int32_t t = 0; t < p->num_tasks; t++) {
+      const hlx_task_t& task = p->tasks[t];
+      val[static_cast<size_t>(task.out[0])].resize(
+          p->slot_bytes[task.out[0]] / 4);
+      std::vector<void*> tin;
+      for (int32_t i = 0; i < task.num_in; i++)
+        tin.push_back(val[static_cast<size_t>(task.in[i])].data());
+      void* tout[] = {val[static_cast<size_t>(task.out[0])].data()};
+      ASSERT_EQ(RunBody(task.args, tin.data(), tout, nullptr), nullptr);
+    }
+    for (size_t i = 0; i < results.size(); i++)
+      EXPECT_EQ(got[i], val[static_cast<size_t>(results[i])]) << i;
+    hlx_plan_destroy(p);
+  }
 }
 
 // Results are copied out after the last task: their memory is never given
