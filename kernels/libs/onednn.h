@@ -214,6 +214,9 @@ const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv);
  * thread for these copies and the scratchpad. */
 enum { HLX_ONEDNN_REORDER_SRC = 1, HLX_ONEDNN_REORDER_DST = 2 };
 int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv);
+/* Which of those hlx's transpose does instead of oneDNN's reorder (nchw
+ * <-> channels last or channel blocks: onednn_conv.c channel_block). */
+int32_t hlx_onednn_conv_transposed_reorders(const hlx_onednn_conv_t* cv);
 
 /* The primitive cache, for tests and diagnostics: objects alive (in use
  * or idle), idle ones, and builds so far (a create that found its object

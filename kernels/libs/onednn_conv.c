@@ -2,10 +2,12 @@
  * the primitive's (or read as they are where oneDNN has a fast kernel for
  * them: plain_pins), packed weights, Winograd on request, post-ops; runs
  * take their reorder buffers and scratchpad from a per-thread workspace. */
+#include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/dispatch.h"
 #include "kernels/libs/onednn_internal.h"
 
 struct hlx_onednn_conv_t {
@@ -20,6 +22,9 @@ struct hlx_onednn_conv_t {
   hlx_dnnl_scratch_t scratch; /* of `conv`; src/dst reorders need none */
   hlx_dnnl_scratch_t
       wei_scratch; /* of wei_reorder (Winograd weights need one) */
+  /* Channel block of src_prim / dst_prim when hlx's transpose does that
+   * side's reorder instead of oneDNN (see channel_block), else 0. */
+  int64_t src_blk, dst_blk;
   bool cached;
   char impl[64];
 };
@@ -86,6 +91,97 @@ static int32_t plain_pins(const hlx_onednn_conv_desc_t* d) {
     return PIN_SRC | PIN_DST | PIN_PLAIN;
   if (d->in_features <= FIRST_LAYER_MAX_IN) return PIN_SRC | PIN_PLAIN;
   return 0;
+}
+
+/* The boundary reorders of a lone NCHW layer (nchw <-> nhwc or nChw16c)
+ * are transposes: oneDNN's reorders ran them at 7-15 GB/s (the 3x3
+ * 64->64 layer at 56^2 spent 8% of its time in them, RESULTS.md); hlx's
+ * tiled transpose, split over the same threads, does them ~3x faster.
+ * Returns b when `prim` is `user` with the channels moved innermost in
+ * blocks of b (b = C: channels last; b = 16 or 8: nC[d][h]w16c), both
+ * with dense row-major spatial dims, the user's image and channel
+ * strides free; 0 otherwise (oneDNN's reorder stays).
+ * HLX_CONV_ONEDNN_REORDER=1 turns it off (A/B switch, read at creation). */
+static int64_t channel_block(const dnnl_memory_desc_t* user,
+                             const dnnl_memory_desc_t* prim) {
+  const char* off = getenv("HLX_CONV_ONEDNN_REORDER");
+  if (off && *off && *off != '0') return 0;
+  int nd = user->ndims;
+  const dnnl_blocking_desc_t* u = &user->format_desc.blocking;
+  const dnnl_blocking_desc_t* p = &prim->format_desc.blocking;
+  if (nd < 3 || prim->ndims != nd || user->format_kind != dnnl_blocked ||
+      prim->format_kind != dnnl_blocked || user->data_type != dnnl_f32 ||
+      prim->data_type != dnnl_f32 || user->offset0 || prim->offset0 ||
+      u->inner_nblks != 0)
+    return 0;
+  int64_t c = user->dims[1], b = c, sp = 1;
+  for (int i = 0; i < nd; i++)
+    if (prim->dims[i] != user->dims[i] ||
+        prim->padded_dims[i] != user->dims[i])
+      return 0;
+  if (p->inner_nblks == 1 && p->inner_idxs[0] == 1)
+    b = p->inner_blks[0];
+  else if (p->inner_nblks != 0 || p->strides[1] != 1)
+    return 0;
+  if (c % b) return 0;
+  for (int i = nd - 1; i >= 2; i--) {
+    if (u->strides[i] != sp || p->strides[i] != sp * b) return 0;
+    sp *= user->dims[i];
+  }
+  if (p->strides[0] != sp * c || (b != c && p->strides[1] != sp * b)) return 0;
+  return b;
+}
+
+/* One side's reorder by transposes: per image and channel block, the
+ * [b, S] slice of the user tensor (row stride = its channel stride) to or
+ * from the primitive's [S, b]; the threads take ranges of S. */
+typedef struct boundary_t {
+  const dnnl_memory_desc_t *user, *prim;
+  int64_t blk;
+  bool to_prim; /* user -> prim (src) or prim -> user (dst) */
+  hlx_transpose_fn tr; /* the calling thread's (its ISA cap) */
+  const float* from;
+  float* to;
+} boundary_t;
+
+static void boundary_part(const boundary_t* b, int t, int nt) {
+  hlx_transpose_fn tr = b->tr;
+  const dnnl_memory_desc_t* u = b->user;
+  const dnnl_dims_t* us = &u->format_desc.blocking.strides;
+  const dnnl_dims_t* ps = &b->prim->format_desc.blocking.strides;
+  int64_t sp = 1;
+  for (int i = 2; i < u->ndims; i++) sp *= u->dims[i];
+  /* ranges of whole 64-byte lines of the user's rows */
+  int64_t s0 = sp * t / nt / 16 * 16,
+          s1 = t + 1 == nt ? sp : sp * (t + 1) / nt / 16 * 16;
+  if (s1 <= s0) return;
+  for (int64_t n = 0; n < u->dims[0]; n++)
+    for (int64_t cb = 0; cb < u->dims[1] / b->blk; cb++) {
+      int64_t uo = n * (*us)[0] + cb * b->blk * (*us)[1] + s0;
+      int64_t po = n * (*ps)[0] + (b->blk == u->dims[1] ? 0 : cb * (*ps)[1]) +
+                   s0 * b->blk;
+      if (b->to_prim)
+        tr(b->from + uo, (*us)[1], b->to + po, b->blk, (size_t)b->blk,
+           (size_t)(s1 - s0));
+      else
+        tr(b->from + po, b->blk, b->to + uo, (*us)[1], (size_t)(s1 - s0),
+           (size_t)b->blk);
+    }
+}
+
+/* Runs the transposes on the run's thread budget (one OpenMP team, as
+ * oneDNN's reorder would). */
+static void boundary_run(const hlx_onednn_conv_t* cv, const boundary_t* b) {
+  hlx_dnnl_scope_t scope;
+  hlx_dnnl_scope_enter(&scope, cv->d.threads);
+  int nt = omp_get_max_threads();
+  if (nt <= 1) {
+    boundary_part(b, 0, 1);
+  } else {
+#pragma omp parallel num_threads(nt)
+    boundary_part(b, omp_get_thread_num(), omp_get_num_threads());
+  }
+  hlx_dnnl_scope_leave(&scope, cv->d.threads);
 }
 
 static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
@@ -258,6 +354,12 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
                                 NULL);
   hlx_dnnl_scope_leave(&scope, d->threads);
   HLX_RETURN_IF_ERROR(rst);
+  if (hlx_transpose_kernel(sizeof(float))) {
+    if (cv->src_reorder)
+      cv->src_blk = channel_block(&cv->src_user, &cv->src_prim);
+    if (cv->dst_reorder)
+      cv->dst_blk = channel_block(&cv->dst_user, &cv->dst_prim);
+  }
   if (cv->sum_index >= 0 && cv->dst_reorder)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN convolution: a whole-tensor post-op needs "
@@ -334,6 +436,11 @@ const char* hlx_onednn_conv_impl(const hlx_onednn_conv_t* cv) {
 int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv) {
   return (cv->src_reorder ? HLX_ONEDNN_REORDER_SRC : 0) |
          (cv->dst_reorder ? HLX_ONEDNN_REORDER_DST : 0);
+}
+
+int32_t hlx_onednn_conv_transposed_reorders(const hlx_onednn_conv_t* cv) {
+  return (cv->src_blk ? HLX_ONEDNN_REORDER_SRC : 0) |
+         (cv->dst_blk ? HLX_ONEDNN_REORDER_DST : 0);
 }
 
 size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
@@ -434,7 +541,12 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
   const void* sp = src;
   const void* wp = packed ? packed : weights;
   void* dp = cv->dst_reorder ? buf[3] : dst;
-  if (cv->src_reorder) {
+  if (cv->src_blk) {
+    boundary_t b = {&cv->src_user, &cv->src_prim, cv->src_blk, true,
+                    hlx_transpose_kernel(sizeof(float)), src, buf[0]};
+    boundary_run(cv, &b);
+    sp = buf[0];
+  } else if (cv->src_reorder) {
     s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
               buf[0], NULL, NULL);
     if (s != dnnl_success) goto done;
@@ -479,7 +591,11 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
   s = dnnl_primitive_execute(cv->conv, stream, na, args);
   if (s == dnnl_success) s = dnnl_stream_wait(stream);
   hlx_dnnl_scope_leave(&scope, cv->d.threads);
-  if (s == dnnl_success && cv->dst_reorder)
+  if (s == dnnl_success && cv->dst_blk) {
+    boundary_t b = {&cv->dst_user, &cv->dst_prim, cv->dst_blk, false,
+                    hlx_transpose_kernel(sizeof(float)), buf[3], dst};
+    boundary_run(cv, &b);
+  } else if (s == dnnl_success && cv->dst_reorder)
     s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, buf[3], &cv->dst_user,
               dst, NULL, NULL);
 done:
