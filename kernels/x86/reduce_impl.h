@@ -146,29 +146,60 @@ void HLX_SFX(hlx_f32_reduce_add)(const void* in, size_t outer, size_t red,
 
 /* ---- max / min ---- */
 
+/* One row reduced with the exact op (NaN-propagating, -0 < +0). */
+HLX_EW_DRIVER float mm_row_exact(const float* p, size_t red, vf (*op)(vf, vf),
+                                 vf vid) {
+  vf a = vid;
+  size_t i = 0;
+  for (; i + VF_N <= red; i += VF_N) a = op(a, vf_loadu(p + i));
+  if (i < red) a = op(a, vf_load_tail_or(p + i, red - i, vid));
+#pragma GCC unroll 4
+  for (int w = VF_N / 2; w >= 1; w /= 2) a = op(a, vf_swap_groups(a, w));
+  return vf_first(a);
+}
+
+/* Rows are reduced with the raw max/min (one instruction) while a mask
+ * collects NaN lanes: the raw op is exact except that it may drop a NaN
+ * (then the mask makes the row NaN) and pick either zero of a -0/+0 tie
+ * (then the row's result is a zero and the row is redone with the exact
+ * op). Lanes are folded in registers (a scalar pass over stored lanes cost
+ * more than a 79-wide row's loads). sop with init canonicalises a NaN. */
 HLX_EW_DRIVER void mm_inner1(const float* x, size_t outer, size_t red,
                              float init, float* y, vf (*op)(vf, vf),
-                             float (*sop)(float, float), float ident) {
+                             vf (*raw)(vf, vf), float (*sop)(float, float),
+                             float ident) {
   const vf vid = vf_set1(ident);
   for (size_t o = 0; o < outer; o++) {
     const float* p = x + o * red;
     vf a0 = vid, a1 = vid, a2 = vid, a3 = vid;
+    vfb nan = vf_cmp(vid, vid, _CMP_UNORD_Q); /* none */
     size_t i = 0;
     for (; i + 4 * VF_N <= red; i += 4 * VF_N) {
-      a0 = op(a0, vf_loadu(p + i));
-      a1 = op(a1, vf_loadu(p + i + VF_N));
-      a2 = op(a2, vf_loadu(p + i + 2 * VF_N));
-      a3 = op(a3, vf_loadu(p + i + 3 * VF_N));
+      vf v0 = vf_loadu(p + i), v1 = vf_loadu(p + i + VF_N);
+      vf v2 = vf_loadu(p + i + 2 * VF_N), v3 = vf_loadu(p + i + 3 * VF_N);
+      nan = vfb_or(nan, vfb_or(vf_cmp(v0, v1, _CMP_UNORD_Q),
+                               vf_cmp(v2, v3, _CMP_UNORD_Q)));
+      a0 = raw(a0, v0), a1 = raw(a1, v1), a2 = raw(a2, v2), a3 = raw(a3, v3);
     }
-    for (; i + VF_N <= red; i += VF_N) a0 = op(a0, vf_loadu(p + i));
-    if (i < red) a1 = op(a1, vf_load_tail_or(p + i, red - i, vid));
-    /* Lanes folded in registers (a scalar pass over stored lanes cost
-     * more than a 79-wide row's loads); max/min are exact, so the order
-     * does not change the result, and sop canonicalises a NaN. */
+    for (; i + VF_N <= red; i += VF_N) {
+      vf v = vf_loadu(p + i);
+      nan = vfb_or(nan, vf_cmp(v, v, _CMP_UNORD_Q));
+      a0 = raw(a0, v);
+    }
+    if (i < red) {
+      vf v = vf_load_tail_or(p + i, red - i, vid);
+      nan = vfb_or(nan, vf_cmp(v, v, _CMP_UNORD_Q));
+      a1 = raw(a1, v);
+    }
     vf v = op(op(a0, a1), op(a2, a3));
 #pragma GCC unroll 4
     for (int w = VF_N / 2; w >= 1; w /= 2) v = op(v, vf_swap_groups(v, w));
-    y[o] = sop(init, vf_first(v));
+    float r = vf_first(v);
+    if (vfb_any(nan))
+      r = NAN;
+    else if (r == 0.0f)
+      r = mm_row_exact(p, red, op, vid);
+    y[o] = sop(init, r);
   }
 }
 
@@ -230,7 +261,8 @@ void HLX_SFX(hlx_f32_reduce_max)(const void* in, size_t outer, size_t red,
   float i0;
   memcpy(&i0, init, sizeof i0);
   if (inner == 1)
-    mm_inner1(in, outer, red, i0, out, f32_max, red_scalar_max, -INFINITY);
+    mm_inner1(in, outer, red, i0, out, f32_max, vf_max_raw, red_scalar_max,
+              -INFINITY);
   else
     mm_outer(in, outer, red, inner, i0, out, f32_max, -INFINITY);
 }
@@ -240,7 +272,8 @@ void HLX_SFX(hlx_f32_reduce_min)(const void* in, size_t outer, size_t red,
   float i0;
   memcpy(&i0, init, sizeof i0);
   if (inner == 1)
-    mm_inner1(in, outer, red, i0, out, f32_min, red_scalar_min, INFINITY);
+    mm_inner1(in, outer, red, i0, out, f32_min, vf_min_raw, red_scalar_min,
+              INFINITY);
   else
     mm_outer(in, outer, red, inner, i0, out, f32_min, INFINITY);
 }

@@ -140,6 +140,42 @@ TEST_P(SimdReduce, SpecialValues) {
   }
 }
 
+// Rows whose max (min) is a zero, with -0 and +0 ties anywhere, and rows
+// with one NaN in the unrolled loop, the single-vector loop or the tail:
+// the raw-op fast path must hand these to its exact handling.
+TEST_P(SimdReduce, ZeroTiesAndNaNPositionsInRows) {
+  const ReduceVariant& v = GetParam();
+  HLX_SKIP_IF_UNSUPPORTED(v.isa);
+  if (v.op == HLX_REDUCE_ADD) return;  // exact-bits cases of max/min only
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.5f, 2.0f);
+  for (size_t red : {1, 7, 16, 79, 256}) {
+    const size_t rows = 3 * red + 6;
+    std::vector<float> x(rows * red);
+    for (size_t r = 0; r < rows; r++)
+      for (size_t i = 0; i < red; i++) {
+        float mag = u(rng);
+        x[r * red + i] = v.op == HLX_REDUCE_MAX ? -mag : mag;
+      }
+    for (size_t r = 0; r < 2 * red; r++) {  // zero ties
+      x[r * red + r % red] = r & 1 ? -0.0f : 0.0f;
+      x[r * red + (r * 7 + 3) % red] = r & 2 ? 0.0f : -0.0f;
+    }
+    for (size_t r = 2 * red; r < 3 * red; r++)  // one NaN, every position
+      x[r * red + r % red] = NAN;
+    float init = v.op == HLX_REDUCE_MAX ? -INFINITY : INFINITY;
+    int64_t dims[2] = {(int64_t)rows, (int64_t)red};
+    std::vector<float> want(rows), got(rows);
+    ASSERT_TRUE(hlx_ref_reduce(v.op, v.dtype, 2, dims, 0x2, x.data(), &init,
+                               want.data()));
+    v.fn(x.data(), rows, red, 1, &init, got.data());
+    for (size_t r = 0; r < rows; r++)
+      ASSERT_EQ(Bits(want[r]), Bits(got[r]))
+          << v.name << " red=" << red << " row=" << r << " want=" << want[r]
+          << " got=" << got[r];
+  }
+}
+
 std::string Name(const ::testing::TestParamInfo<ReduceVariant>& i) {
   return i.param.name;
 }
