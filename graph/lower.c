@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/fusion.h"
+#include "graph/lower_attention.h"
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "graph/verify.h"
@@ -349,7 +350,8 @@ static hlx_status_t fusion_of(hlx_lower_ctx_t* c, const hlx_block_t* b,
     dead[i] = hlx_lower_op_is_dead(c, b->ops[i]);
   hlx_status_t st = hlx_fusion_analyze_ex(b, c->func->num_values, dead,
                                           hlx_lower_fusion_reduce_ok,
-                                          hlx_lower_epilogue_match, c, out);
+                                          hlx_lower_attention_or_epilogue_match,
+                                          c, out);
   free(dead);
   return st;
 }
@@ -364,7 +366,8 @@ static hlx_status_t lower_at(hlx_lower_ctx_t* c, const hlx_block_t* b,
   bool done;
   HLX_RETURN_IF_ERROR(hlx_lower_cse_group(c, b, fu, g, &done));
   if (done) return NULL;
-  HLX_RETURN_IF_ERROR(hlx_lower_fused_group(c, b, fu, g, &done));
+  HLX_RETURN_IF_ERROR(hlx_lower_attention_group(c, b, fu, g, &done));
+  if (!done) HLX_RETURN_IF_ERROR(hlx_lower_fused_group(c, b, fu, g, &done));
   if (done) hlx_lower_cse_record_group(c, b, fu, g);
   for (int32_t m = fu->start[g]; !done && m < fu->start[g + 1]; m++)
     HLX_RETURN_IF_ERROR(lower_op(c, b->ops[fu->member[m]]));

@@ -118,9 +118,11 @@ inline Buffers RandomArgs(const hlx_func_t* f, unsigned seed, double scale) {
   return in;
 }
 
-// Largest relative difference of a and b (NaN where both are NaN: equal).
+// Largest relative difference of a and b (NaN where both are NaN: equal),
+// |a - b| / (|b| + floor).
 inline double MaxRel(hlx_dtype_t t, const std::vector<unsigned char>& a,
-              const std::vector<unsigned char>& b, size_t n) {
+              const std::vector<unsigned char>& b, size_t n,
+              double floor = 1e-30) {
   std::vector<double> x(n), y(n);
   EXPECT_TRUE(hlx_ref_convert(t, a.data(), HLX_DTYPE_F64, x.data(), n));
   EXPECT_TRUE(hlx_ref_convert(t, b.data(), HLX_DTYPE_F64, y.data(), n));
@@ -128,7 +130,7 @@ inline double MaxRel(hlx_dtype_t t, const std::vector<unsigned char>& a,
   for (size_t i = 0; i < n; i++) {
     if (x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))) continue;
     if (!std::isfinite(x[i]) || !std::isfinite(y[i])) return INFINITY;
-    m = std::max(m, std::fabs(x[i] - y[i]) / (std::fabs(y[i]) + 1e-30));
+    m = std::max(m, std::fabs(x[i] - y[i]) / (std::fabs(y[i]) + floor));
   }
   return m;
 }

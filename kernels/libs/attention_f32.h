@@ -1,0 +1,59 @@
+/* Fused scaled dot-product attention, f32 (semantics: kernels/attention.h).
+ *
+ * Per problem, on one thread with its own scratch: S = Q K^T into an
+ * Lq x Lk tile (libxsmm; K packed transposed, Q packed only when its
+ * depth is strided), the row softmax in place (vectorised passes and the
+ * caller's exp kernel), then O = P V (libxsmm) written straight into O's
+ * strides when its columns are unit-strided, else through a small tile.
+ * Shapes libxsmm declines run plain loops. Problems are spread over the
+ * caller's thread pool. */
+#ifndef HLX_KERNELS_LIBS_ATTENTION_F32_H_
+#define HLX_KERNELS_LIBS_ATTENTION_F32_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/parallel.h"
+#include "kernels/attention.h"
+#include "kernels/elementwise.h"
+#include "kernels/libs/libxsmm.h"
+#include "kernels/simd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hlx_attention_f32_t {
+  hlx_attention_params_t p; /* its offset arrays must outlive this */
+  bool q_direct, v_direct, o_direct; /* read/write in place, no copy */
+  bool qk_xsmm, pv_xsmm;
+  hlx_xsmm_gemm_t qk, pv;
+  int64_t ld; /* row stride of the S tile */
+  size_t scratch_floats; /* per thread */
+} hlx_attention_f32_t;
+
+/* Prepares the products for p (JIT-compiling the libxsmm kernels). */
+void hlx_attention_f32_init(hlx_attention_f32_t* a,
+                            const hlx_attention_params_t* p);
+
+/* The kernels a run calls (the caller's dispatched ones). */
+typedef struct hlx_attention_f32_ops_t {
+  hlx_unary_fn exp;           /* f32, in place allowed; NULL: expf */
+  hlx_transpose_fn transpose; /* 4-byte elements; NULL: a plain loop */
+  int simd; /* hlx_isa_t level of the row passes: 0 portable, 1 AVX2,
+               2 AVX-512 (x86-64 only) */
+} hlx_attention_f32_ops_t;
+
+/* Runs every problem of a (its scalars as set in a->p); par may be NULL.
+ * False when scratch cannot be allocated. */
+bool hlx_attention_f32_run(const hlx_attention_f32_t* a, const float* q,
+                           const float* k, const float* v, float* o,
+                           const hlx_attention_f32_ops_t* ops,
+                           const hlx_parallel_t* par);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HLX_KERNELS_LIBS_ATTENTION_F32_H_ */
