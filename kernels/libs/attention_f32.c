@@ -16,11 +16,11 @@ static float max_nan(float a, float b) {
   return a > b ? a : (b > a ? b : (signbit(a) ? b : a));
 }
 
-/* The softmax of the rows of tile s (rows x n, row stride ld: n rounded
- * up to the widest vector, so every pass runs whole vectors and the pad
- * columns hold neutral values for the max (-inf) and the sum (0)): first
- * every row's scale, max and x - max, then exp over the whole tile in one
- * call, then every row's sum and division. */
+/* The softmax of the rows of tile s (rows x n, row stride ld >= n rounded
+ * up to W): first every row's scale, max (lanes past n masked to -inf)
+ * and x - max, then exp over the whole tile in one call, then every row's
+ * sum (lanes past n masked out) and division. A lane that meets a NaN
+ * keeps it through the max, so a NaN anywhere makes the row's max NaN. */
 #define SOFTMAX_ROWS(NAME, ATTR, W)                                           \
   ATTR static void NAME(const hlx_attention_params_t* p, float* s,           \
                         int64_t rows, int64_t n, int64_t ld,                 \
@@ -28,60 +28,58 @@ static float max_nan(float a, float b) {
     typedef float vf __attribute__((vector_size((W) * 4)));                  \
     typedef int32_t vi __attribute__((vector_size((W) * 4)));                \
     const float sc = p->scale;                                               \
+    const int64_t nv = (n + (W) - 1) / (W) * (W);                            \
+    vi lanes, rot[5];                                                        \
+    vf ninf;                                                                 \
+    for (int l = 0; l < (W); l++) {                                          \
+      lanes[l] = l;                                                          \
+      ninf[l] = -INFINITY;                                                   \
+    }                                                                        \
+    int nrot = 0;                                                            \
+    for (int h = (W) / 2; h >= 1; h /= 2, nrot++)                            \
+      for (int l = 0; l < (W); l++) rot[nrot][l] = (l + h) % (W);            \
     for (int64_t r = 0; r < rows; r++) {                                     \
       float* x = s + r * ld;                                                 \
-      vf vm, v;                                                              \
-      for (int l = 0; l < (W); l++) vm[l] = -INFINITY;                       \
-      if (p->scale_kind != HLX_ATTENTION_SCALE_NONE)                         \
-        for (int64_t j = 0; j < ld; j += (W)) {                              \
-          memcpy(&v, x + j, sizeof v);                                       \
-          if (p->scale_kind == HLX_ATTENTION_SCALE_MULTIPLY)                 \
-            v = v * sc;                                                      \
-          else                                                               \
-            v = v / sc;                                                      \
-          memcpy(x + j, &v, sizeof v);                                       \
-        }                                                                    \
-      for (int64_t j = n; j < ld; j++) x[j] = -INFINITY;                     \
-      /* a lane that met a NaN keeps it */                                   \
-      for (int64_t j = 0; j < ld; j += (W)) {                                \
+      vf vm = ninf, v;                                                       \
+      for (int64_t j = 0; j < nv; j += (W)) {                                \
         memcpy(&v, x + j, sizeof v);                                         \
+        if (p->scale_kind == HLX_ATTENTION_SCALE_MULTIPLY) v = v * sc;       \
+        if (p->scale_kind == HLX_ATTENTION_SCALE_DIVIDE) v = v / sc;         \
+        if (p->scale_kind != HLX_ATTENTION_SCALE_NONE)                       \
+          memcpy(x + j, &v, sizeof v);                                       \
+        vi in = (lanes + (int32_t)j) < (int32_t)n;                           \
+        v = (vf)(((vi)v & in) | ((vi)ninf & ~in));                           \
         vi take = (v > vm) | (v != v);                                       \
         vm = (vf)(((vi)v & take) | ((vi)vm & ~take));                        \
       }                                                                      \
-      for (int h = (W) / 2; h >= 1; h /= 2) {                                \
-        vi idx;                                                              \
-        for (int l = 0; l < (W); l++) idx[l] = (l + h) % (W);                \
-        vf o = __builtin_shuffle(vm, idx);                                   \
+      for (int t = 0; t < nrot; t++) {                                       \
+        vf o = __builtin_shuffle(vm, rot[t]);                                \
         vi take = (o > vm) | (o != o);                                       \
         vm = (vf)(((vi)o & take) | ((vi)vm & ~take));                        \
       }                                                                      \
       float m = max_nan(p->max_init, vm[0]);                                 \
       if (p->has_floor) m = max_nan(p->max_floor, m);                        \
-      for (int64_t j = 0; j < ld; j += (W)) {                                \
+      for (int64_t j = 0; j < nv; j += (W)) {                                \
         memcpy(&v, x + j, sizeof v);                                         \
         v = v - m;                                                           \
         memcpy(x + j, &v, sizeof v);                                         \
       }                                                                      \
     }                                                                        \
     if (ex)                                                                  \
-      ex(s, s, (size_t)(rows * ld));                                         \
+      ex(s, s, (size_t)((rows - 1) * ld + nv));                              \
     else                                                                     \
-      for (int64_t j = 0; j < rows * ld; j++) s[j] = expf(s[j]);             \
+      for (int64_t j = 0; j < (rows - 1) * ld + nv; j++) s[j] = expf(s[j]);  \
     for (int64_t r = 0; r < rows; r++) {                                     \
       float* x = s + r * ld;                                                 \
-      for (int64_t j = n; j < ld; j++) x[j] = 0;                             \
       vf acc = {0}, v;                                                       \
-      for (int64_t j = 0; j < ld; j += (W)) {                                \
+      for (int64_t j = 0; j < nv; j += (W)) {                                \
         memcpy(&v, x + j, sizeof v);                                         \
-        acc += v;                                                            \
+        vi in = (lanes + (int32_t)j) < (int32_t)n;                           \
+        acc += (vf)((vi)v & in);                                             \
       }                                                                      \
-      for (int h = (W) / 2; h >= 1; h /= 2) {                                \
-        vi idx;                                                              \
-        for (int l = 0; l < (W); l++) idx[l] = (l + h) % (W);                \
-        acc += __builtin_shuffle(acc, idx);                                  \
-      }                                                                      \
+      for (int t = 0; t < nrot; t++) acc += __builtin_shuffle(acc, rot[t]);  \
       float l = p->sum_init + acc[0];                                        \
-      for (int64_t j = 0; j < ld; j += (W)) {                                \
+      for (int64_t j = 0; j < nv; j += (W)) {                                \
         memcpy(&v, x + j, sizeof v);                                         \
         v = v / l;                                                           \
         memcpy(x + j, &v, sizeof v);                                         \
