@@ -283,8 +283,10 @@ static bool classify(const hlx_lower_ctx_t* c, const hlx_op_t* op,
   switch (op->code) {
     case HLX_OP_FUNC_CALL:
       if (is_silu_func(c, op)) {
+        /* HLX_NO_SWISH_POST_OP=1 (A/B): silu stays an elementwise pass. */
+        const char* e = getenv("HLX_NO_SWISH_POST_OP");
         st->op.kind = HLX_ONEDNN_POST_SWISH;
-        return true;
+        return !(e && *e && *e != '0');
       }
       st->op.kind = HLX_ONEDNN_POST_RELU;
       return is_relu_func(c, op);

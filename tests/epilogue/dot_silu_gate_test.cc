@@ -110,4 +110,22 @@ TEST(DotSiluGate, OtherFunctionsStayCalls) {
   EXPECT_EQ(TasksNamed(f, "swish"), 0);
 }
 
+// HLX_NO_SWISH_POST_OP=1 (the A/B switch): silu runs as its fused
+// elementwise pass, and the plan computes what the epilogue-free one does.
+// The gate multiply stays a pass of its own: fusion groups ops per block
+// and the inlined @silu body is its own block.
+TEST(DotSiluGate, SwishPostOpSwitchedOff) {
+  const std::string text = Mlp(SiluJax("1.000000e+00"));
+  Lowered ol, pl;
+  const hlx_plan_t* o = LowerMain(text, "HLX_NO_SWISH_POST_OP", &ol);
+  const hlx_plan_t* p = LowerMain(text, "HLX_NO_EPILOGUE", &pl);
+  ASSERT_TRUE(o && p);
+  EXPECT_EQ(TasksNamed(o, "swish"), 0);
+  EXPECT_EQ(o->num_tasks, 4);
+  std::vector<std::vector<float>> in = {
+      Random(2 * 40 * 64, 4, 2.0f), Random(64 * 128, 5, 0.3f),
+      Random(64 * 128, 6, 0.3f)};
+  EXPECT_EQ(RunPlan(o, in), RunPlan(p, in));
+}
+
 }  // namespace
