@@ -78,6 +78,10 @@ typedef struct hlx_onednn_matmul_desc_t {
    * attention's [batch, head] when heads interleave with the tokens. */
   int64_t outer_batch;
   int64_t outer_strides[3];
+  /* b in oneDNN's own (blocked) layout, made once by
+   * hlx_onednn_matmul_pack_b from b at b_strides: runs pass that copy. */
+  int32_t b_packed;
+  int32_t unused;
 } hlx_onednn_matmul_desc_t;
 
 typedef struct hlx_onednn_matmul_t hlx_onednn_matmul_t;
@@ -105,6 +109,12 @@ const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
     const hlx_onednn_matmul_t* mm);
 /* oneDNN's implementation name ("brg:avx512_core", "gemm:jit", ...). */
 const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm);
+/* With desc.b_packed: the bytes of b in the primitive's layout, and b (as
+ * b_strides lay it out) reordered into `packed` (64-byte aligned). */
+size_t hlx_onednn_matmul_packed_b_bytes(const hlx_onednn_matmul_t* mm);
+hlx_status_t hlx_onednn_matmul_pack_b(const hlx_onednn_matmul_t* mm,
+                                      const void* b,
+                                      void* packed) HLX_MUST_USE;
 
 #define HLX_ONEDNN_CONV_MAX_SPATIAL 3
 
@@ -217,6 +227,10 @@ int32_t hlx_onednn_conv_reorders(const hlx_onednn_conv_t* cv);
 /* Which of those hlx's transpose does instead of oneDNN's reorder (nchw
  * <-> channels last or channel blocks: onednn_conv.c channel_block). */
 int32_t hlx_onednn_conv_transposed_reorders(const hlx_onednn_conv_t* cv);
+/* How many bands of output rows a run splits into (a first layer whose
+ * blocked dst is transposed back band by band: onednn_conv.c band_build),
+ * 0 when it runs whole. */
+int64_t hlx_onednn_conv_bands(const hlx_onednn_conv_t* cv);
 
 /* The primitive cache, for tests and diagnostics: objects alive (in use
  * or idle), idle ones, and builds so far (a create that found its object

@@ -4,11 +4,24 @@
  * take their reorder buffers and scratchpad from a per-thread workspace. */
 #include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/dispatch.h"
 #include "kernels/libs/onednn_internal.h"
+
+/* A one-thread primitive for the output rows of one band (band_build),
+ * keyed by its geometry. */
+enum { BAND_MAX_PRIMS = 6, BAND_DST_BYTES = 512 * 1024 };
+typedef struct band_prim_t {
+  dnnl_primitive_t prim;
+  int64_t in_rows, out_rows, pad_t;
+  dnnl_memory_desc_t src;      /* dense nchw [1, C, in_rows, W] */
+  dnnl_memory_desc_t dst;      /* the primitive's blocked [1, O, rows, OW] */
+  dnnl_memory_desc_t dst_user; /* those rows of the caller's dst */
+  hlx_dnnl_scratch_t scratch;
+} band_prim_t;
 
 struct hlx_onednn_conv_t {
   hlx_onednn_conv_desc_t d;
@@ -25,6 +38,10 @@ struct hlx_onednn_conv_t {
   /* Channel block of src_prim / dst_prim when hlx's transpose does that
    * side's reorder instead of oneDNN (see channel_block), else 0. */
   int64_t src_blk, dst_blk;
+  /* Output-row bands of a first layer (see band_build): 0 = none. */
+  int64_t band_rows, num_bands;
+  int32_t num_band_prims;
+  band_prim_t band[BAND_MAX_PRIMS];
   bool cached;
   char impl[64];
 };
@@ -169,12 +186,24 @@ static void boundary_part(const boundary_t* b, int t, int nt) {
     }
 }
 
+/* The OpenMP team for hlx's own parallel regions here (the scope's budget
+ * set). Under ThreadSanitizer one thread: Debian's libgomp is not
+ * instrumented, so TSan cannot see its fork/join and would report every
+ * buffer a team thread writes and the caller then reads. */
+static int team_size(void) {
+#if defined(__SANITIZE_THREAD__)
+  return 1;
+#else
+  return omp_get_max_threads();
+#endif
+}
+
 /* Runs the transposes on the run's thread budget (one OpenMP team, as
  * oneDNN's reorder would). */
 static void boundary_run(const hlx_onednn_conv_t* cv, const boundary_t* b) {
   hlx_dnnl_scope_t scope;
   hlx_dnnl_scope_enter(&scope, cv->d.threads);
-  int nt = omp_get_max_threads();
+  int nt = team_size();
   if (nt <= 1) {
     boundary_part(b, 0, 1);
   } else {
@@ -182,6 +211,258 @@ static void boundary_run(const hlx_onednn_conv_t* cv, const boundary_t* b) {
     boundary_part(b, omp_get_thread_num(), omp_get_num_threads());
   }
   hlx_dnnl_scope_leave(&scope, cv->d.threads);
+}
+
+/* Bytes of a workspace part, whole 64-byte lines. */
+static size_t ws_part(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/* Rows [*in0, *in0 + *in_rows) of the input that band `b` (output rows
+ * [b * rows, ...)) reads, with the padding above them. */
+static void band_geometry(const hlx_onednn_conv_t* cv, int64_t b,
+                          int64_t* out_rows, int64_t* in0, int64_t* in_rows,
+                          int64_t* pad_t) {
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  int64_t oy0 = b * cv->band_rows, r = d->out_spatial[0] - oy0;
+  if (r > cv->band_rows) r = cv->band_rows;
+  int64_t range = (d->kernel_spatial[0] - 1) * d->dilation[0] + 1;
+  int64_t lo = oy0 * d->stride[0] - d->pad_lo[0];
+  int64_t hi = (oy0 + r - 1) * d->stride[0] - d->pad_lo[0] + range;
+  *pad_t = lo < 0 ? -lo : 0;
+  if (lo < 0) lo = 0;
+  if (hi > d->in_spatial[0]) hi = d->in_spatial[0];
+  *out_rows = r, *in0 = lo, *in_rows = hi - lo;
+}
+
+static const band_prim_t* band_find(const hlx_onednn_conv_t* cv,
+                                    int64_t out_rows, int64_t in_rows,
+                                    int64_t pad_t) {
+  for (int32_t i = 0; i < cv->num_band_prims; i++)
+    if (cv->band[i].out_rows == out_rows && cv->band[i].in_rows == in_rows &&
+        cv->band[i].pad_t == pad_t)
+      return &cv->band[i];
+  return NULL;
+}
+
+/* A first layer (src read as nchw, dst blocked and transposed back) runs
+ * as bands of output rows, each thread of one OpenMP team taking whole
+ * bands: copy its input rows, convolve them with a one-thread primitive,
+ * transpose its ~512 KB of output back while it is still in L2. That is
+ * one parallel region instead of two and no 3.2 MB blocked dst written
+ * out and read back (RESULTS.md: 0.98 of oneDNN direct vs 0.93 one
+ * thread; on a loaded machine each region costs a time slice).
+ * HLX_CONV_NO_BANDS=1 turns it off (A/B switch, read at creation).
+ * Declines (num_bands = 0) when a band primitive would differ. */
+static void band_build(hlx_onednn_conv_t* cv, int32_t pins) {
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  const char* off = getenv("HLX_CONV_NO_BANDS");
+  if ((off && *off && *off != '0') || pins != (PIN_SRC | PIN_PLAIN) ||
+      !cv->dst_blk || cv->src_reorder || d->num_spatial != 2 ||
+      d->transposed || d->winograd || d->groups != 1 ||
+      d->src_strides[3] != 1 || d->src_strides[2] != d->in_spatial[1])
+    return;
+  for (int32_t i = 0; i < d->num_post_ops; i++)
+    if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) return;
+  int64_t oh = d->out_spatial[0], ow = d->out_spatial[1];
+  int64_t rows = BAND_DST_BYTES / (d->out_features * ow * 4);
+  if (rows < 1) rows = 1;
+  int nt = d->threads > 0 ? d->threads : omp_get_max_threads();
+  int64_t nb = (oh + rows - 1) / rows;
+  nb = (nb + nt - 1) / nt * nt;
+  if (nb < 2) return;
+  cv->band_rows = (oh + nb - 1) / nb;
+  cv->num_bands = (oh + cv->band_rows - 1) / cv->band_rows;
+  dnnl_format_tag_t tag = cv->dst_blk == 16  ? dnnl_aBcd16b
+                          : cv->dst_blk == 8 ? dnnl_aBcd8b
+                                             : dnnl_format_tag_undef;
+  bool ok = tag != dnnl_format_tag_undef;
+  for (int64_t b = 0; ok && b < cv->num_bands; b++) {
+    int64_t r, in0, in_rows, pt;
+    band_geometry(cv, b, &r, &in0, &in_rows, &pt);
+    if (band_find(cv, r, in_rows, pt)) continue;
+    if (cv->num_band_prims == BAND_MAX_PRIMS) {
+      ok = false;
+      break;
+    }
+    band_prim_t* bp = &cv->band[cv->num_band_prims];
+    bp->out_rows = r, bp->in_rows = in_rows, bp->pad_t = pt;
+    dnnl_dims_t sd = {1, d->in_features, in_rows, d->in_spatial[1]},
+                dd = {1, d->out_features, r, ow},
+                ds = {d->dst_strides[0], d->dst_strides[1], d->dst_strides[2],
+                      d->dst_strides[3]},
+                st = {d->stride[0], d->stride[1]},
+                dil = {d->dilation[0] - 1, d->dilation[1] - 1},
+                pl = {pt, d->pad_lo[1]}, pr;
+    for (int i = 0; i < 2; i++) {
+      int64_t range = (d->kernel_spatial[i] - 1) * d->dilation[i] + 1;
+      int64_t in = i ? d->in_spatial[1] : in_rows;
+      pr[i] = (dd[2 + i] - 1) * d->stride[i] + range - in - pl[i];
+    }
+    dnnl_convolution_desc_t cd;
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_primitive_attr_t attr = hlx_dnnl_user_scratchpad_attr();
+    ok = attr && pr[0] >= 0 &&
+         dnnl_memory_desc_init_by_tag(&bp->src, 4, sd, dnnl_f32, dnnl_nchw) ==
+             dnnl_success &&
+         dnnl_memory_desc_init_by_tag(&bp->dst, 4, dd, dnnl_f32, tag) ==
+             dnnl_success &&
+         dnnl_memory_desc_init_by_strides(&bp->dst_user, 4, dd, dnnl_f32,
+                                          ds) == dnnl_success &&
+         dnnl_dilated_convolution_forward_desc_init(
+             &cd, dnnl_forward_inference, dnnl_convolution_direct, &bp->src,
+             &cv->wei_prim, d->has_bias ? &cv->bias_md : NULL, &bp->dst, st,
+             dil, pl, pr) == dnnl_success;
+    if (ok) {
+      dnnl_memory_desc_t post_md[HLX_ONEDNN_MAX_POST_OPS];
+      int32_t sum_index;
+      hlx_status_t pst =
+          hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 4, dd, ds,
+                                1, post_md, &sum_index);
+      ok = !pst;
+      hlx_status_free(pst);
+    }
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, 1);
+    ok = ok && dnnl_primitive_desc_create(&pd, &cd, attr, hlx_dnnl_engine(),
+                                          NULL) == dnnl_success;
+    char impl[64];
+    /* a fast kernel on the weights packed for the whole layer */
+    ok = ok && !hlx_dnnl_is_ref_impl(pd, impl, sizeof impl) &&
+         !strstr(impl, "gemm") &&
+         dnnl_memory_desc_equal(
+             dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0),
+             &cv->wei_prim);
+    if (ok) {
+      hlx_dnnl_scratch_query(pd, &bp->scratch);
+      ok = dnnl_primitive_create(&bp->prim, pd) == dnnl_success;
+    }
+    hlx_dnnl_scope_leave(&scope, 1);
+    if (pd) dnnl_primitive_desc_destroy(pd);
+    if (attr) dnnl_primitive_attr_destroy(attr);
+    if (ok) cv->num_band_prims++;
+  }
+  if (!ok) cv->num_bands = 0; /* primitives made so far go with cv */
+}
+
+/* A band thread's workspace: input rows, output rows, then the largest
+ * scratchpad; returns the total. */
+static size_t band_ws_bytes(const hlx_onednn_conv_t* cv, size_t* in_bytes,
+                            size_t* out_bytes) {
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  int64_t range = (d->kernel_spatial[0] - 1) * d->dilation[0] + 1;
+  int64_t in_rows = (cv->band_rows - 1) * d->stride[0] + range;
+  *in_bytes = ws_part((size_t)(d->in_features * in_rows * d->in_spatial[1]) *
+                      sizeof(float));
+  *out_bytes = ws_part(
+      (size_t)(d->out_features * cv->band_rows * d->out_spatial[1]) *
+      sizeof(float));
+  size_t sc = 0;
+  for (int32_t i = 0; i < cv->num_band_prims; i++)
+    if (cv->band[i].scratch.bytes > sc) sc = cv->band[i].scratch.bytes;
+  return *in_bytes + *out_bytes + ws_part(sc);
+}
+
+/* One thread's share of a banded run (bands [nb t / nt, nb (t+1) / nt) of
+ * every image); *failed set on an error. */
+typedef struct band_run_t {
+  const hlx_onednn_conv_t* cv;
+  const float *src, *bias;
+  const void* wei;
+  float* dst;
+  hlx_transpose_fn tr;
+  void* master_ws; /* thread 0's part of the run's workspace */
+  size_t ws_bytes;
+  atomic_int failed;
+} band_run_t;
+
+static void band_part(band_run_t* br, int t, int nt) {
+  const hlx_onednn_conv_t* cv = br->cv;
+  const hlx_onednn_conv_desc_t* d = &cv->d;
+  unsigned char* ws =
+      t == 0 ? br->master_ws : hlx_dnnl_workspace(br->ws_bytes);
+  dnnl_stream_t stream = NULL;
+  if (!ws || dnnl_stream_create(&stream, hlx_dnnl_engine(),
+                                dnnl_stream_default_flags) != dnnl_success) {
+    atomic_store(&br->failed, 1);
+    return;
+  }
+  int64_t w = d->in_spatial[1];
+  size_t in_bytes, out_bytes;
+  band_ws_bytes(cv, &in_bytes, &out_bytes);
+  float* in = (float*)ws;
+  float* out = (float*)(ws + in_bytes);
+  void* scratch = ws + in_bytes + out_bytes;
+  int64_t b0 = cv->num_bands * t / nt, b1 = cv->num_bands * (t + 1) / nt;
+  for (int64_t n = 0; n < d->batch && !atomic_load(&br->failed); n++)
+    for (int64_t b = b0; b < b1 && !atomic_load(&br->failed); b++) {
+      int64_t r, in0, in_rows, pt;
+      band_geometry(cv, b, &r, &in0, &in_rows, &pt);
+      const band_prim_t* bp = band_find(cv, r, in_rows, pt);
+      for (int64_t c = 0; c < d->in_features; c++)
+        memcpy(in + c * in_rows * w,
+               br->src + n * d->src_strides[0] + c * d->src_strides[1] +
+                   in0 * w,
+               (size_t)(in_rows * w) * sizeof(float));
+      hlx_dnnl_mem_list_t ml = {.n = 0};
+      dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
+      dnnl_status_t s;
+      if ((s = hlx_dnnl_mem_add(&ml, &bp->src, in, &sm)) == dnnl_success &&
+          (s = hlx_dnnl_mem_add(&ml, &cv->wei_prim, br->wei, &wm)) ==
+              dnnl_success &&
+          (s = hlx_dnnl_mem_add(&ml, &bp->dst, out, &dm)) == dnnl_success &&
+          (!bp->scratch.bytes ||
+           (s = hlx_dnnl_mem_add(&ml, &bp->scratch.md, scratch, &xm)) ==
+               dnnl_success) &&
+          (!d->has_bias || (s = hlx_dnnl_mem_add(&ml, &cv->bias_md, br->bias,
+                                                 &bm)) == dnnl_success)) {
+        dnnl_exec_arg_t args[5] = {
+            {DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
+        int na = 3;
+        if (xm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+        if (bm) args[na++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, bm};
+        s = dnnl_primitive_execute(bp->prim, stream, na, args);
+        if (s == dnnl_success) s = dnnl_stream_wait(stream);
+      }
+      hlx_dnnl_mem_free(&ml);
+      if (s != dnnl_success) {
+        atomic_store(&br->failed, 1);
+        break;
+      }
+      boundary_t tb = {&bp->dst_user, &bp->dst, cv->dst_blk, false, br->tr,
+                       out, br->dst + n * d->dst_strides[0] +
+                                b * cv->band_rows * d->dst_strides[2]};
+      boundary_part(&tb, 0, 1);
+    }
+  dnnl_stream_destroy(stream);
+}
+
+static hlx_status_t band_run(const hlx_onednn_conv_t* cv, const float* src,
+                             const void* wei, const float* bias, float* dst,
+                             void* master_ws) {
+  size_t in_bytes, out_bytes;
+  band_run_t br = {.cv = cv,
+                   .src = src,
+                   .bias = bias,
+                   .wei = wei,
+                   .dst = dst,
+                   .tr = hlx_transpose_kernel(sizeof(float)),
+                   .master_ws = master_ws,
+                   .ws_bytes = band_ws_bytes(cv, &in_bytes, &out_bytes)};
+  atomic_init(&br.failed, 0);
+  hlx_dnnl_scope_t scope;
+  hlx_dnnl_scope_enter(&scope, cv->d.threads);
+  int nt = team_size();
+  if (nt <= 1) {
+    band_part(&br, 0, 1);
+  } else {
+#pragma omp parallel num_threads(nt)
+    band_part(&br, omp_get_thread_num(), omp_get_num_threads());
+  }
+  hlx_dnnl_scope_leave(&scope, cv->d.threads);
+  return atomic_load(&br.failed)
+             ? hlx_make_status(HLX_STATUS_INTERNAL,
+                               "oneDNN convolution: a band failed (out of "
+                               "memory or a oneDNN error)")
+             : NULL;
 }
 
 static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
@@ -266,6 +547,7 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   pins[np++] = 0;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_status_t s = dnnl_unimplemented;
+  int32_t chosen = 0;
   for (int32_t at = 0; at < np && !pd; at++) {
     dnnl_memory_desc_t sa, wa, da;
     HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&sa, 2 + ns, sd, dnnl_f32,
@@ -329,6 +611,7 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
       return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                              "oneDNN: only a reference convolution here");
     }
+    chosen = pins[at];
   }
   if (!pd) return hlx_dnnl_error(s, "convolution descriptor");
   hlx_dnnl_scratch_query(pd, &cv->scratch);
@@ -360,6 +643,7 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
     if (cv->dst_reorder)
       cv->dst_blk = channel_block(&cv->dst_user, &cv->dst_prim);
   }
+  if (cv->dst_blk) band_build(cv, chosen);
   if (cv->sum_index >= 0 && cv->dst_reorder)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN convolution: a whole-tensor post-op needs "
@@ -373,6 +657,8 @@ static void conv_free(void* p) {
   if (cv->src_reorder) dnnl_primitive_destroy(cv->src_reorder);
   if (cv->wei_reorder) dnnl_primitive_destroy(cv->wei_reorder);
   if (cv->dst_reorder) dnnl_primitive_destroy(cv->dst_reorder);
+  for (int32_t i = 0; i < cv->num_band_prims; i++)
+    if (cv->band[i].prim) dnnl_primitive_destroy(cv->band[i].prim);
   free(cv);
 }
 
@@ -443,12 +729,13 @@ int32_t hlx_onednn_conv_transposed_reorders(const hlx_onednn_conv_t* cv) {
          (cv->dst_blk ? HLX_ONEDNN_REORDER_DST : 0);
 }
 
+int64_t hlx_onednn_conv_bands(const hlx_onednn_conv_t* cv) {
+  return cv->num_bands;
+}
+
 size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
   return dnnl_memory_desc_get_size(&cv->wei_prim);
 }
-
-/* Bytes of a workspace part, whole 64-byte lines. */
-static size_t ws_part(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 /* Runs `prim` with (from, to) on `stream` with the budget and, when sc
  * asks for one, the scratchpad at `scratch`. */
@@ -522,8 +809,12 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
       cv->src_reorder ? ws_part(dnnl_memory_desc_get_size(&cv->src_prim)) : 0,
       wre ? ws_part(dnnl_memory_desc_get_size(&cv->wei_prim)) : 0,
       wre ? ws_part(cv->wei_scratch.bytes) : 0,
-      cv->dst_reorder ? ws_part(dnnl_memory_desc_get_size(&cv->dst_prim)) : 0,
+      cv->dst_reorder && !cv->num_bands
+          ? ws_part(dnnl_memory_desc_get_size(&cv->dst_prim))
+          : 0,
       ws_part(cv->scratch.bytes)};
+  size_t band_in, band_out; /* bands: thread 0's part instead of scratch */
+  if (cv->num_bands) part[4] = band_ws_bytes(cv, &band_in, &band_out);
   size_t total = 0;
   for (int i = 0; i < 5; i++) total += part[i];
   unsigned char* ws = total ? hlx_dnnl_workspace(total) : NULL;
@@ -557,6 +848,10 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
               &cv->wei_prim, buf[1], &cv->wei_scratch, buf[2]);
     if (s != dnnl_success) goto done;
     wp = buf[1];
+  }
+  if (cv->num_bands) {
+    dnnl_stream_destroy(stream);
+    return band_run(cv, src, wp, bias, dst, buf[4]);
   }
   dnnl_memory_t sm, wm, dm, xm = NULL, bm = NULL;
   if ((s = hlx_dnnl_mem_add(&ml, &cv->src_prim, sp, &sm)) != dnnl_success ||

@@ -28,6 +28,8 @@ struct Case {
   int32_t threads;  // 0: oneDNN's default
   // expected hlx_onednn_conv_transposed_reorders on AVX-512 (-1: any)
   int32_t transposed;
+  // expected hlx_onednn_conv_bands on AVX-512 (-1: any)
+  int64_t bands = -1;
 };
 
 int64_t OutSize(int64_t in, int64_t k, int64_t s, int64_t lo, int64_t hi) {
@@ -108,6 +110,8 @@ void Check(const Case& cc) {
   if (cc.transposed >= 0 && hlx_onednn_act_block() == 16)
     EXPECT_EQ(hlx_onednn_conv_transposed_reorders(cv), cc.transposed)
         << "impl " << hlx_onednn_conv_impl(cv);
+  if (cc.bands >= 0 && hlx_onednn_act_block() == 16)
+    EXPECT_EQ(hlx_onednn_conv_bands(cv), cc.bands);
   // the transposes never take a reorder the primitive does not need
   EXPECT_EQ(hlx_onednn_conv_transposed_reorders(cv) &
                 ~hlx_onednn_conv_reorders(cv),
@@ -144,11 +148,19 @@ TEST(OnednnConvBoundary, TransposedReordersMatchTheReference) {
        true, 0, -1},
       {"5x5 48->16 unpadded, fewer positions than threads' lines", 1, 48, 16,
        6, 7, 5, 1, 0, 0, 0, 0, false, 2, -1},
-      // first layer: nchw src read as it is, blocked dst transposed back
-      {"7x7/2 3->64 at 45x38", 2, 3, 64, 45, 38, 7, 2, 3, 3, 2, 3, false, 2,
-       kDst},
-      {"7x7/2 3->64 at 45x38 one thread, bias + relu", 1, 3, 64, 45, 38, 7, 2,
-       3, 3, 2, 3, true, 1, kDst},
+      // first layer: nchw src read as it is, blocked dst transposed back,
+      // in bands of output rows (512 KB of dst each, a multiple of the
+      // threads; the first and last bands padded, the last one shorter)
+      {"7x7/2 3->64 at 45x38, 2 images, 2 threads: one band each", 2, 3, 64,
+       45, 38, 7, 2, 3, 3, 2, 3, false, 2, kDst, 2},
+      {"7x7/2 3->64 at 45x38 one thread, bias + relu: whole", 1, 3, 64, 45, 38,
+       7, 2, 3, 3, 2, 3, true, 1, kDst, 0},
+      {"7x7/2 3->64 at 230x227: 17-row bands, the last 13", 1, 3, 64, 230, 227,
+       7, 2, 3, 3, 3, 3, false, 1, kDst, 7},
+      {"7x7/2 3->64 at 230x227 bias + relu, 2 threads", 1, 3, 64, 230, 227, 7,
+       2, 3, 3, 3, 3, true, 2, kDst, 8},
+      {"3x3/2 4->32 at 201x160, unpadded top, 2 images", 2, 4, 32, 201, 160, 3,
+       2, 0, 1, 1, 0, true, 2, kDst, -1},
       // channels no multiple of the block: channels last or oneDNN's reorder
       {"3x3 20->24", 2, 20, 24, 11, 12, 3, 1, 1, 1, 1, 1, true, 2, -1},
   };
@@ -163,6 +175,10 @@ TEST(OnednnConvBoundary, SwitchBackToOnednnReorders) {
   Check({"3x3 64->64 at 9x10, oneDNN reorders", 1, 64, 64, 9, 10, 3, 1, 1, 1,
          1, 1, true, 2, 0});
   unsetenv("HLX_CONV_ONEDNN_REORDER");
+  setenv("HLX_CONV_NO_BANDS", "1", 1);
+  Check({"7x7/2 3->64 at 230x225, no bands", 1, 3, 64, 230, 225, 7, 2, 3, 3,
+         3, 3, false, 1, kDst, 0});
+  unsetenv("HLX_CONV_NO_BANDS");
 }
 
 }  // namespace
