@@ -25,6 +25,7 @@
  * empty dims): operands are copied into canonical order, widened into a
  * compute type (f32 / f64 / s64 / c64 / c128), multiplied by the reference
  * batched matmul and narrowed into the result's element type. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,18 @@ typedef struct operand_view_t {
   int64_t outer_stride; /* of the outer batch (fast_dot_t.Bo > 1) */
 } operand_view_t;
 
+/* b of a reusable parameter in the primitive's own layout (desc.b_packed),
+ * packed on the first run and again when a run passes another buffer (a
+ * reusable parameter's contents stay as they are while the caller passes
+ * the same buffer; graph/lower_conv.c does the same for conv weights).
+ * oneDNN's matmul ran 2-4% faster so on the chess model's shapes
+ * (benchmarks/RESULTS.md). HLX_DOT_NO_PACK=1 turns it off (A/B). */
+typedef struct packed_b_t {
+  pthread_rwlock_t lock;
+  const void* src; /* the buffer `data` was packed from; NULL: none yet */
+  void* data;      /* 64-byte aligned, in the plan's arena */
+} packed_b_t;
+
 typedef struct fast_dot_t {
   lib_t lib;
   canon_t lhs, rhs;
@@ -160,6 +173,7 @@ typedef struct fast_dot_t {
   bool swap;  /* oneDNN computes C^T = B^T A^T (a column-major result) */
   hlx_xsmm_gemm_t xsmm;
   hlx_onednn_matmul_t* mm;
+  packed_b_t* pb;   /* b packed (b read in place, not swapped), or NULL */
   int32_t num_post; /* epilogue post-ops; binary ones read in[2], ... */
 } fast_dot_t;
 
@@ -172,6 +186,35 @@ static hlx_status_t run_with_post_ops(const fast_dot_t* f, const void* A,
   for (int32_t i = 0, k = 2; i < f->num_post; i++)
     if (d->post_ops[i].shape != HLX_ONEDNN_OPERAND_NONE) post[i] = in[k++];
   return hlx_onednn_matmul_run_ex(f->mm, A, Bm, post, C);
+}
+
+static hlx_status_t run_onednn(const fast_dot_t* f, const void* A,
+                               const void* Bm, void* const* in, void* C) {
+  return f->num_post ? run_with_post_ops(f, A, Bm, in, C)
+                     : hlx_onednn_matmul_run(f->mm, A, Bm, C);
+}
+
+/* With b packed from in[1] (packed first when in[1] is another buffer). */
+static hlx_status_t run_packed(const fast_dot_t* f, const void* A,
+                               void* const* in, void* C) {
+  packed_b_t* w = f->pb;
+  pthread_rwlock_rdlock(&w->lock);
+  if (w->src != in[1]) {
+    pthread_rwlock_unlock(&w->lock);
+    pthread_rwlock_wrlock(&w->lock);
+    if (w->src != in[1]) {
+      w->src = NULL;
+      hlx_status_t st = hlx_onednn_matmul_pack_b(f->mm, in[1], w->data);
+      if (st) {
+        pthread_rwlock_unlock(&w->lock);
+        return st;
+      }
+      w->src = in[1];
+    }
+  }
+  hlx_status_t st = run_onednn(f, A, w->data, in, C);
+  pthread_rwlock_unlock(&w->lock);
+  return st;
 }
 
 static hlx_status_t run_dot_fast(const void* args, void* const* in,
@@ -214,10 +257,11 @@ static hlx_status_t run_dot_fast(const void* args, void* const* in,
           f->M * f->N);
   } else if (f->swap) {
     st = hlx_onednn_matmul_run(f->mm, Bm, A, C);
-  } else if (!f->num_post)
-    st = hlx_onednn_matmul_run(f->mm, A, Bm, C);
-  else
-    st = run_with_post_ops(f, A, Bm, in, C);
+  } else if (f->pb) {
+    st = run_packed(f, A, in, C);
+  } else {
+    st = run_onednn(f, A, Bm, in, C);
+  }
   if (!st && tc) hlx_ref_convert(f->c_type, tc, f->out, out[0], nc);
   goto done;
 oom:
@@ -374,14 +418,51 @@ static hlx_status_t onednn_desc(hlx_lower_ctx_t* c, const fast_dot_t* f,
   return NULL;
 }
 
+static void release_matmul(void* mm) { hlx_onednn_matmul_release(mm); }
+
+static void destroy_packed_b(void* p) {
+  pthread_rwlock_destroy(&((packed_b_t*)p)->lock);
+}
+
+/* Whether b should be packed: f32 b read in place from a reusable
+ * parameter, one product (no batch), not swapped. */
+static hlx_status_t want_packed_b(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                  const fast_dot_t* f, hlx_dtype_t bt,
+                                  bool* pack) {
+  *pack = false;
+  const char* off = getenv("HLX_DOT_NO_PACK");
+  if ((off && *off && *off != '0') || bt != HLX_DTYPE_F32 || f->b.copy ||
+      f->swap || f->B != 1)
+    return NULL;
+  hlx_value_slots_t ws;
+  HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[1], &ws));
+  *pack = ws.n == 1 && hlx_lower_slot_is_reusable(c, ws.slots[0]);
+  return NULL;
+}
+
+/* The run-time cache of packed b (f->mm made with b_packed). */
+static hlx_status_t add_packed_b(hlx_lower_ctx_t* c, fast_dot_t* f) {
+  size_t bytes = hlx_onednn_matmul_packed_b_bytes(f->mm);
+  packed_b_t* w = hlx_lower_alloc(c, sizeof(*w));
+  unsigned char* raw = hlx_lower_alloc(c, bytes + 64);
+  if (!w || !raw) return hlx_status_oom();
+  memset(w, 0, sizeof *w);
+  w->data = raw + (64 - (uintptr_t)raw % 64) % 64;
+  if (pthread_rwlock_init(&w->lock, NULL) != 0) return hlx_status_oom();
+  if (!hlx_plan_on_destroy(c->plan, destroy_packed_b, w)) {
+    pthread_rwlock_destroy(&w->lock);
+    return hlx_status_oom();
+  }
+  f->pb = w;
+  return NULL;
+}
+
 /* Tries the library path; *done = false leaves the op to the reference.
  * With ep (graph/lower_epilogue.h), only oneDNN with the post-ops will do,
  * and the task writes ep->last's result. With tr (the transpose that is
  * the result's one use; cv: the result's canonical dims at the strides
  * tr's layout gives them), only oneDNN writing that layout will do, and
  * the task writes tr's result. */
-static void release_matmul(void* mm) { hlx_onednn_matmul_release(mm); }
-
 static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                const dot_args_t* d, int32_t nb,
                                const hlx_epilogue_t* ep, const hlx_op_t* tr,
@@ -476,6 +557,9 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       if (!ok) return NULL;
       f->num_post = md.num_post_ops;
     }
+    bool pack;
+    HLX_RETURN_IF_ERROR(want_packed_b(c, op, f, bt, &pack));
+    md.b_packed = pack;
     hlx_status_t st = hlx_onednn_matmul_create(&md, &f->mm);
     if (st && (!f->a.copy || !f->b.copy)) {
       /* Layout oneDNN cannot read fast: copy both into plain order. */
@@ -487,6 +571,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       memcpy(md.a_strides, plain.a_strides, sizeof(md.a_strides));
       memcpy(md.b_strides, plain.b_strides, sizeof(md.b_strides));
       memcpy(md.outer_strides, plain.outer_strides, sizeof(md.outer_strides));
+      md.b_packed = 0; /* b is a copy now */
       st = hlx_onednn_matmul_create(&md, &f->mm);
     }
     if (st) {
@@ -498,6 +583,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       hlx_onednn_matmul_release(f->mm);
       return hlx_status_oom();
     }
+    if (md.b_packed) HLX_RETURN_IF_ERROR(add_packed_b(c, f));
   }
   if (ep && f->lib != LIB_ONEDNN) return NULL;
   int32_t in[2 + HLX_ONEDNN_MAX_POST_OPS], out;

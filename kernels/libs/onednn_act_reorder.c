@@ -59,25 +59,8 @@ hlx_status_t hlx_onednn_act_reorder_run(const hlx_onednn_act_reorder_t* r,
     memcpy(dst, src, dnnl_memory_desc_get_size(&r->to));
     return NULL;
   }
-  dnnl_stream_t stream;
-  HLX_DNNL_TRY(
-      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
-      "stream");
-  hlx_dnnl_mem_list_t ml = {.n = 0};
-  dnnl_memory_t fm, tm;
-  dnnl_status_t s;
-  if ((s = hlx_dnnl_mem_add(&ml, &r->from, src, &fm)) == dnnl_success &&
-      (s = hlx_dnnl_mem_add(&ml, &r->to, dst, &tm)) == dnnl_success) {
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
-    hlx_dnnl_scope_t scope;
-    hlx_dnnl_scope_enter(&scope, r->d.threads);
-    s = dnnl_primitive_execute(r->prim, stream, 2, args);
-    if (s == dnnl_success) s = dnnl_stream_wait(stream);
-    hlx_dnnl_scope_leave(&scope, r->d.threads);
-  }
-  hlx_dnnl_mem_free(&ml);
-  dnnl_stream_destroy(stream);
-  return s == dnnl_success ? NULL : hlx_dnnl_error(s, "activation reorder");
+  return hlx_dnnl_run_reorder(r->prim, &r->from, src, &r->to, dst, NULL,
+                              r->d.threads);
 }
 
 void hlx_onednn_act_reorder_release(hlx_onednn_act_reorder_t* r) {

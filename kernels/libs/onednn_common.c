@@ -547,6 +547,39 @@ hlx_status_t hlx_dnnl_make_reorder(const dnnl_memory_desc_t* from,
   return NULL;
 }
 
+hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
+                                  const dnnl_memory_desc_t* from_md,
+                                  const void* from,
+                                  const dnnl_memory_desc_t* to_md, void* to,
+                                  const hlx_dnnl_scratch_t* sc,
+                                  int32_t threads) {
+  bool sp = sc && sc->bytes;
+  void* scratch = sp ? hlx_dnnl_workspace(sc->bytes) : NULL;
+  if (sp && !scratch) return hlx_status_oom();
+  dnnl_stream_t stream;
+  HLX_DNNL_TRY(
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
+      "stream");
+  hlx_dnnl_mem_list_t ml = {.n = 0};
+  dnnl_memory_t fm, tm, xm;
+  dnnl_status_t s;
+  if ((s = hlx_dnnl_mem_add(&ml, from_md, from, &fm)) == dnnl_success &&
+      (s = hlx_dnnl_mem_add(&ml, to_md, to, &tm)) == dnnl_success &&
+      (!sp ||
+       (s = hlx_dnnl_mem_add(&ml, &sc->md, scratch, &xm)) == dnnl_success)) {
+    dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
+    if (sp) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
+    hlx_dnnl_scope_t scope;
+    hlx_dnnl_scope_enter(&scope, threads);
+    s = dnnl_primitive_execute(prim, stream, sp ? 3 : 2, args);
+    if (s == dnnl_success) s = dnnl_stream_wait(stream);
+    hlx_dnnl_scope_leave(&scope, threads);
+  }
+  hlx_dnnl_mem_free(&ml);
+  dnnl_stream_destroy(stream);
+  return s == dnnl_success ? NULL : hlx_dnnl_error(s, "reorder");
+}
+
 int32_t hlx_onednn_act_block(void) {
   dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
   if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) return 16;

@@ -111,6 +111,15 @@ hlx_status_t hlx_dnnl_make_reorder(const dnnl_memory_desc_t* from,
                                    const dnnl_memory_desc_t* to,
                                    dnnl_primitive_t* out,
                                    hlx_dnnl_scratch_t* sc_out);
+/* Runs a reorder from -> to on a stream of its own under the threads
+ * budget; sc (NULL: none) the reorder's scratchpad need, taken from the
+ * calling thread's workspace. */
+hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
+                                  const dnnl_memory_desc_t* from_md,
+                                  const void* from,
+                                  const dnnl_memory_desc_t* to_md, void* to,
+                                  const hlx_dnnl_scratch_t* sc,
+                                  int32_t threads) HLX_MUST_USE;
 /* The blocked activation layout of dims [N, C, S...] (nd = 3..5). */
 hlx_status_t hlx_dnnl_blocked_md(dnnl_memory_desc_t* md, int nd,
                                  const dnnl_dims_t dims);

@@ -11,6 +11,10 @@ struct hlx_onednn_matmul_t {
   dnnl_memory_desc_t post_md[HLX_ONEDNN_MAX_POST_OPS];
   int32_t sum_index; /* post-op read from c (a sum), or -1 */
   hlx_dnnl_scratch_t scratch;
+  /* b_packed: b as the descriptor lays it out -> b_md (NULL: equal) */
+  dnnl_memory_desc_t b_user;
+  dnnl_primitive_t b_reorder;
+  hlx_dnnl_scratch_t b_scratch;
   char impl[64];
 };
 
@@ -74,6 +78,13 @@ static hlx_status_t matmul_build(void* obj, const void* key) {
                                 d->batch, d->k, d->n, d->b_strides));
   HLX_RETURN_IF_ERROR(matrix_md(&mm->c_md, d->c_type, ob, d->outer_strides[2],
                                 d->batch, d->m, d->n, d->c_strides));
+  mm->b_user = mm->b_md;
+  if (d->b_packed) /* oneDNN's choice, filled in from the primitive */
+    HLX_DNNL_TRY(dnnl_memory_desc_init_by_tag(&mm->b_md, mm->b_user.ndims,
+                                              mm->b_user.dims,
+                                              mm->b_user.data_type,
+                                              dnnl_format_tag_any),
+                 "weights descriptor");
   dnnl_matmul_desc_t md;
   HLX_DNNL_TRY(
       dnnl_matmul_desc_init(&md, &mm->a_md, &mm->b_md, NULL, &mm->c_md),
@@ -110,6 +121,17 @@ static hlx_status_t matmul_build(void* obj, const void* key) {
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN: only a reference matmul for this layout");
   }
+  if (d->b_packed) {
+    mm->b_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+    hlx_dnnl_scope_enter(&scope, d->threads);
+    hlx_status_t rst = hlx_dnnl_make_reorder(&mm->b_user, &mm->b_md,
+                                             &mm->b_reorder, &mm->b_scratch);
+    hlx_dnnl_scope_leave(&scope, d->threads);
+    if (rst) {
+      dnnl_primitive_desc_destroy(pd);
+      return rst;
+    }
+  }
   hlx_dnnl_scope_enter(&scope, d->threads);
   s = dnnl_primitive_create(&mm->prim, pd);
   hlx_dnnl_scope_leave(&scope, d->threads);
@@ -121,6 +143,7 @@ static hlx_status_t matmul_build(void* obj, const void* key) {
 static void matmul_destroy(void* p) {
   hlx_onednn_matmul_t* mm = p;
   if (mm->prim) dnnl_primitive_destroy(mm->prim);
+  if (mm->b_reorder) dnnl_primitive_destroy(mm->b_reorder);
 }
 
 hlx_status_t hlx_onednn_matmul_create(const hlx_onednn_matmul_desc_t* d,
@@ -149,6 +172,24 @@ const hlx_onednn_matmul_desc_t* hlx_onednn_matmul_desc(
 
 const char* hlx_onednn_matmul_impl(const hlx_onednn_matmul_t* mm) {
   return mm->impl;
+}
+
+size_t hlx_onednn_matmul_packed_b_bytes(const hlx_onednn_matmul_t* mm) {
+  return dnnl_memory_desc_get_size(&mm->b_md);
+}
+
+hlx_status_t hlx_onednn_matmul_pack_b(const hlx_onednn_matmul_t* mm,
+                                      const void* b, void* packed) {
+  if (!mm->d.b_packed)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "oneDNN matmul: packing b of a matmul created "
+                           "without b_packed");
+  if (!mm->b_reorder) {
+    memcpy(packed, b, dnnl_memory_desc_get_size(&mm->b_md));
+    return NULL;
+  }
+  return hlx_dnnl_run_reorder(mm->b_reorder, &mm->b_user, b, &mm->b_md, packed,
+                              &mm->b_scratch, mm->d.threads);
 }
 
 hlx_status_t hlx_onednn_matmul_run(const hlx_onednn_matmul_t* mm, const void* a,
