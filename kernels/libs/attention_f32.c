@@ -121,10 +121,10 @@ void hlx_attention_f32_init(hlx_attention_f32_t* a,
   int64_t ldo = a->o_direct ? p->o_si : p->dv;
   a->ld = (p->lk + 15) / 16 * 16;
   a->qk_xsmm = hlx_xsmm_gemm_init(&a->qk, HLX_DTYPE_F32, p->lq, p->lk, p->d,
-                                  ldq, p->lk, a->ld);
+                                  ldq, a->ld, a->ld);
   a->pv_xsmm = hlx_xsmm_gemm_init(&a->pv, HLX_DTYPE_F32, p->lq, p->dv, p->lk,
                                   a->ld, ldv, ldo);
-  size_t n = (size_t)(p->d * p->lk + p->lq * a->ld);
+  size_t n = (size_t)((p->d + p->lq) * a->ld);
   if (!a->q_direct) n += (size_t)(p->lq * p->d);
   if (!a->v_direct) n += (size_t)(p->lk * p->dv);
   if (!a->o_direct) n += (size_t)(p->lq * p->dv);
@@ -196,15 +196,15 @@ static void one_problem(const job_t* jb, int64_t b, float* scratch) {
   const float* v = jb->v + p->v_off[b];
   float* o = jb->o + p->o_off[b];
   float* kt = scratch;
-  float* s = kt + p->d * p->lk;
+  float* s = kt + p->d * a->ld;
   float* next = s + p->lq * a->ld;
   if (jb->transpose && p->k_sd == 1)
-    jb->transpose(k, p->k_sj, kt, p->lk, (size_t)p->lk, (size_t)p->d);
+    jb->transpose(k, p->k_sj, kt, a->ld, (size_t)p->lk, (size_t)p->d);
   else
-    copy2d(k, p->k_sj, p->k_sd, kt, 1, p->lk, p->lk, p->d);
+    copy2d(k, p->k_sj, p->k_sd, kt, 1, a->ld, p->lk, p->d);
   int64_t ldq, ldv;
   q = unit_columns(q, p->q_si, p->q_sd, p->lq, p->d, a->q_direct, &next, &ldq);
-  gemm(a->qk_xsmm ? &a->qk : NULL, p->lq, p->lk, p->d, q, ldq, kt, p->lk, s,
+  gemm(a->qk_xsmm ? &a->qk : NULL, p->lq, p->lk, p->d, q, ldq, kt, a->ld, s,
        a->ld);
   if (b + 1 < p->batch) prefetch_problem(p, jb, b + 1);
   jb->softmax(p, s, p->lq, p->lk, a->ld, jb->ex);
@@ -233,8 +233,11 @@ static void prefetch_problem(const hlx_attention_params_t* p,
 
 static void run_range(void* arg, size_t b0, size_t b1) {
   job_t* jb = arg;
-  /* zeroed: the row passes read the S tile's pad columns */
-  float* scratch = calloc(jb->a->scratch_floats, sizeof(float));
+  /* 64-byte rows of the tiles (ld is a multiple of 16 floats), zeroed: the
+   * row passes read the pad columns (masked) */
+  size_t bytes = (jb->a->scratch_floats * sizeof(float) + 63) / 64 * 64;
+  float* scratch = aligned_alloc(64, bytes);
+  if (scratch) memset(scratch, 0, bytes);
   if (!scratch) {
     __atomic_store_n(&jb->failed, 1, __ATOMIC_RELAXED);
     return;
