@@ -247,9 +247,11 @@ static const band_prim_t* band_find(const hlx_onednn_conv_t* cv,
  * as bands of output rows, each thread of one OpenMP team taking whole
  * bands: copy its input rows, convolve them with a one-thread primitive,
  * transpose its ~512 KB of output back while it is still in L2. That is
- * one parallel region instead of two and no 3.2 MB blocked dst written
- * out and read back (RESULTS.md: 0.98 of oneDNN direct vs 0.93 one
- * thread; on a loaded machine each region costs a time slice).
+ * one parallel region instead of two (conv, reorder) and no 3.2 MB
+ * blocked dst written out and read back. Measured (RESULTS.md, busy
+ * machine): one thread as fast as the whole layer + reorder (0.92 of
+ * oneDNN direct); two threads on a loaded machine 0.85-1.0 where two
+ * regions gave 0.12-0.94 (each region waits for a time slice).
  * HLX_CONV_NO_BANDS=1 turns it off (A/B switch, read at creation).
  * Declines (num_bands = 0) when a band primitive would differ. */
 static void band_build(hlx_onednn_conv_t* cv, int32_t pins) {
@@ -644,6 +646,11 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
       cv->dst_blk = channel_block(&cv->dst_user, &cv->dst_prim);
   }
   if (cv->dst_blk) band_build(cv, chosen);
+  /* Whole-tensor channel blocks (nChw16c) back to nchw: oneDNN's jit:blk
+   * reorder is faster than hlx's transpose of [S, 16] slices (0.08 vs
+   * 0.11 ms for the first layer's 3.2 MB); bands keep theirs in L2. */
+  if (cv->src_blk != d->in_features) cv->src_blk = 0;
+  if (cv->dst_blk != d->out_features && !cv->num_bands) cv->dst_blk = 0;
   if (cv->sum_index >= 0 && cv->dst_reorder)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                            "oneDNN convolution: a whole-tensor post-op needs "

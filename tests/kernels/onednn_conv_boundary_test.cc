@@ -1,8 +1,9 @@
 // A lone NCHW convolution's boundary reorders done by hlx's transpose
-// (kernels/libs/onednn_conv.c channel_block: nchw <-> channels last or
-// nChw16c/8c) against a direct f64 convolution: odd sizes whose thread
-// ranges end mid-line, batches, strides, asymmetric padding, post-ops, one
-// and two threads, and the A/B switch HLX_CONV_ONEDNN_REORDER=1.
+// (kernels/libs/onednn_conv.c channel_block: nchw <-> channels last, or
+// nChw16c/8c band by band for a first layer) against a direct f64
+// convolution: odd sizes whose thread ranges end mid-line, batches,
+// strides, asymmetric padding, post-ops, one and two threads, and the A/B
+// switches HLX_CONV_ONEDNN_REORDER=1 and HLX_CONV_NO_BANDS=1.
 //
 // Tolerance as in onednn_test.cc: both sides within K * u * sum|a b| of the
 // exact sum, so within 2 K u sum|a b| (+ the bias/post-op roundings).
@@ -153,8 +154,9 @@ TEST(OnednnConvBoundary, TransposedReordersMatchTheReference) {
       // threads; the first and last bands padded, the last one shorter)
       {"7x7/2 3->64 at 45x38, 2 images, 2 threads: one band each", 2, 3, 64,
        45, 38, 7, 2, 3, 3, 2, 3, false, 2, kDst, 2},
-      {"7x7/2 3->64 at 45x38 one thread, bias + relu: whole", 1, 3, 64, 45, 38,
-       7, 2, 3, 3, 2, 3, true, 1, kDst, 0},
+      {"7x7/2 3->64 at 45x38 one thread, bias + relu: whole, oneDNN's "
+       "reorder",
+       1, 3, 64, 45, 38, 7, 2, 3, 3, 2, 3, true, 1, 0, 0},
       {"7x7/2 3->64 at 230x227: 17-row bands, the last 13", 1, 3, 64, 230, 227,
        7, 2, 3, 3, 3, 3, false, 1, kDst, 7},
       {"7x7/2 3->64 at 230x227 bias + relu, 2 threads", 1, 3, 64, 230, 227, 7,
@@ -177,7 +179,7 @@ TEST(OnednnConvBoundary, SwitchBackToOnednnReorders) {
   unsetenv("HLX_CONV_ONEDNN_REORDER");
   setenv("HLX_CONV_NO_BANDS", "1", 1);
   Check({"7x7/2 3->64 at 230x225, no bands", 1, 3, 64, 230, 225, 7, 2, 3, 3,
-         3, 3, false, 1, kDst, 0});
+         3, 3, false, 1, 0, 0});
   unsetenv("HLX_CONV_NO_BANDS");
 }
 
