@@ -242,8 +242,17 @@ typedef struct dims_t {
   int32_t nlb, nrb, nlc, nrc;
 } dims_t;
 
+static bool in_range(const int64_t* dims, int32_t n, int32_t rank) {
+  for (int32_t i = 0; i < n; i++)
+    if (dims[i] < 0 || dims[i] >= rank) return false;
+  return true;
+}
+
+/* op's dimension numbers: one contracting dim each side, as many batch
+ * dims, every index within its operand's rank. */
 static bool dot_dims(const hlx_op_t* op, dims_t* d) {
   const hlx_attr_t* dn = hlx_op_attr(op, "dot_dimension_numbers");
+  int32_t lr = op->operands[0]->type->rank, rr = op->operands[1]->type->rank;
   return dn && dn->kind == HLX_ATTR_STRUCT &&
          hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"),
                            d->lb, HLX_MAX_RANK, &d->nlb) &&
@@ -253,7 +262,9 @@ static bool dot_dims(const hlx_op_t* op, dims_t* d) {
                            d->lc, HLX_MAX_RANK, &d->nlc) &&
          hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_contracting_dimensions"),
                            d->rc, HLX_MAX_RANK, &d->nrc) &&
-         d->nlb == d->nrb && d->nlc == 1 && d->nrc == 1;
+         d->nlb == d->nrb && d->nlc == 1 && d->nrc == 1 &&
+         in_range(d->lb, d->nlb, lr) && in_range(d->rb, d->nrb, rr) &&
+         in_range(d->lc, 1, lr) && in_range(d->rc, 1, rr);
 }
 
 static void row_major(const hlx_type_t* t, int64_t* s) {
