@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Query rows per block: 16 x Lk of S (5 KB at the chess Lk = 79) stays in
+ * L1 between the products and the softmax. */
+enum { kBlockRows = 16 };
+
 /* stablehlo.maximum: NaN propagates. */
 static float max_nan(float a, float b) {
   if (isnan(a) || isnan(b)) return a + b;
@@ -120,11 +124,16 @@ void hlx_attention_f32_init(hlx_attention_f32_t* a,
   int64_t ldv = a->v_direct ? p->v_sj : p->dv;
   int64_t ldo = a->o_direct ? p->o_si : p->dv;
   a->ld = (p->lk + 15) / 16 * 16;
-  a->qk_xsmm = hlx_xsmm_gemm_init(&a->qk, HLX_DTYPE_F32, p->lq, p->lk, p->d,
-                                  ldq, a->ld, a->ld);
-  a->pv_xsmm = hlx_xsmm_gemm_init(&a->pv, HLX_DTYPE_F32, p->lq, p->dv, p->lk,
-                                  a->ld, ldv, ldo);
-  size_t n = (size_t)((p->d + p->lq) * a->ld);
+  a->rows = p->lq < kBlockRows ? p->lq : kBlockRows;
+  a->last_rows = p->lq - (p->lq > 0 ? (p->lq - 1) / a->rows * a->rows : 0);
+  for (int t = 0; t < 2; t++) {
+    int64_t m = t ? a->last_rows : a->rows;
+    a->qk_xsmm[t] = hlx_xsmm_gemm_init(&a->qk[t], HLX_DTYPE_F32, m, p->lk,
+                                       p->d, ldq, a->ld, a->ld);
+    a->pv_xsmm[t] = hlx_xsmm_gemm_init(&a->pv[t], HLX_DTYPE_F32, m, p->dv,
+                                       p->lk, a->ld, ldv, ldo);
+  }
+  size_t n = (size_t)((p->d + a->rows) * a->ld);
   if (!a->q_direct) n += (size_t)(p->lq * p->d);
   if (!a->v_direct) n += (size_t)(p->lk * p->dv);
   if (!a->o_direct) n += (size_t)(p->lq * p->dv);
@@ -197,22 +206,26 @@ static void one_problem(const job_t* jb, int64_t b, float* scratch) {
   float* o = jb->o + p->o_off[b];
   float* kt = scratch;
   float* s = kt + p->d * a->ld;
-  float* next = s + p->lq * a->ld;
+  float* next = s + a->rows * a->ld;
   if (jb->transpose && p->k_sd == 1)
     jb->transpose(k, p->k_sj, kt, a->ld, (size_t)p->lk, (size_t)p->d);
   else
     copy2d(k, p->k_sj, p->k_sd, kt, 1, a->ld, p->lk, p->d);
   int64_t ldq, ldv;
   q = unit_columns(q, p->q_si, p->q_sd, p->lq, p->d, a->q_direct, &next, &ldq);
-  gemm(a->qk_xsmm ? &a->qk : NULL, p->lq, p->lk, p->d, q, ldq, kt, a->ld, s,
-       a->ld);
   if (b + 1 < p->batch) prefetch_problem(p, jb, b + 1);
-  jb->softmax(p, s, p->lq, p->lk, a->ld, jb->ex);
   v = unit_columns(v, p->v_sj, p->v_se, p->lk, p->dv, a->v_direct, &next, &ldv);
   float* ot = a->o_direct ? o : next;
   int64_t ldo = a->o_direct ? p->o_si : p->dv;
-  gemm(a->pv_xsmm ? &a->pv : NULL, p->lq, p->dv, p->lk, s, a->ld, v, ldv, ot,
-       ldo);
+  for (int64_t i0 = 0; i0 < p->lq; i0 += a->rows) {
+    int t = i0 + a->rows >= p->lq; /* the last block */
+    int64_t m = t ? a->last_rows : a->rows;
+    gemm(a->qk_xsmm[t] ? &a->qk[t] : NULL, m, p->lk, p->d, q + i0 * ldq, ldq,
+         kt, a->ld, s, a->ld);
+    jb->softmax(p, s, m, p->lk, a->ld, jb->ex);
+    gemm(a->pv_xsmm[t] ? &a->pv[t] : NULL, m, p->dv, p->lk, s, a->ld, v, ldv,
+         ot + i0 * ldo, ldo);
+  }
   if (!a->o_direct) copy2d(ot, p->dv, 1, o, p->o_si, p->o_se, p->lq, p->dv);
 }
 
@@ -221,7 +234,7 @@ static void prefetch_rows(const float* x, int64_t rows, int64_t stride,
   int64_t step = wstride == 1 ? 16 : 1; /* a line, or every element */
   for (int64_t r = 0; r < rows; r++)
     for (int64_t e = 0; e < width; e += step)
-      __builtin_prefetch(x + r * stride + e * wstride);
+      __builtin_prefetch(x + r * stride + e * wstride, 0, 2); /* to L2 */
 }
 
 static void prefetch_problem(const hlx_attention_params_t* p,

@@ -1,7 +1,7 @@
 /* Fused scaled dot-product attention, f32 (semantics: kernels/attention.h).
  *
- * Per problem, on one thread with its own scratch: S = Q K^T into an
- * Lq x Lk tile (libxsmm; K packed transposed, Q packed only when its
+ * Per problem, on one thread with its own scratch, per block of query
+ * rows: S = Q K^T into a rows x Lk tile (libxsmm; K packed transposed, Q packed only when its
  * depth is strided), the row softmax in place (vectorised passes and the
  * caller's exp kernel), then O = P V (libxsmm) written straight into O's
  * strides when its columns are unit-strided, else through a small tile.
@@ -27,9 +27,13 @@ extern "C" {
 typedef struct hlx_attention_f32_t {
   hlx_attention_params_t p; /* its offset arrays must outlive this */
   bool q_direct, v_direct, o_direct; /* read/write in place, no copy */
-  bool qk_xsmm, pv_xsmm;
-  hlx_xsmm_gemm_t qk, pv;
-  int64_t ld; /* row stride of the S tile */
+  /* Query rows run in blocks of `rows` (the last block has last_rows) so
+   * a block's S rows stay in L1 from Q K^T through P V; per block size
+   * ([0] full, [1] last) the libxsmm kernels, or false: plain loops. */
+  int64_t rows, last_rows;
+  bool qk_xsmm[2], pv_xsmm[2];
+  hlx_xsmm_gemm_t qk[2], pv[2];
+  int64_t ld; /* row stride of the K^T and S tiles */
   size_t scratch_floats; /* per thread */
 } hlx_attention_f32_t;
 
