@@ -365,6 +365,8 @@ static hlx_status_t run_conv_onednn(const void* args, void* const* in,
   return st;
 }
 
+static void release_conv(void* cv) { hlx_onednn_conv_release(cv); }
+
 /* Row-major data of constant weights: a stablehlo.constant, or a plan
  * constant (folded, or an elided constant filled in); NULL otherwise. */
 static const float* constant_weights(hlx_lower_ctx_t* c, const hlx_op_t* op,
@@ -564,6 +566,11 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   if (st) {
     hlx_status_free(st);
     return NULL;
+  }
+  /* the plan holds its reference until it is destroyed */
+  if (!hlx_plan_on_destroy(c->plan, release_conv, f->cv)) {
+    hlx_onednn_conv_release(f->cv);
+    return hlx_status_oom();
   }
   /* Constant weights: reorder once into the plan's arena. */
   if (wconst) {

@@ -1,7 +1,10 @@
 /* oneDNN f32 forward convolution (onednn.h): user layouts reordered to
  * the primitive's (or read as they are where oneDNN has a fast kernel for
- * them: plain_pins), packed weights, Winograd on request, post-ops; runs
- * take their reorder buffers and scratchpad from a per-thread workspace. */
+ * them: plain_pins; nchw <-> channels last by hlx's transpose:
+ * channel_block; a first layer in bands of output rows: band_build),
+ * packed weights, Winograd on request, post-ops; runs take their reorder
+ * buffers and scratchpad from a per-thread workspace. Objects live in
+ * onednn_common.c's reference-counted cache (hlx_dnnl_obtain). */
 #include <omp.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,7 +45,6 @@ struct hlx_onednn_conv_t {
   int64_t band_rows, num_bands;
   int32_t num_band_prims;
   band_prim_t band[BAND_MAX_PRIMS];
-  bool cached;
   char impl[64];
 };
 
@@ -658,7 +660,8 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
   return NULL;
 }
 
-static void conv_free(void* p) {
+/* Frees what conv_build made (hlx_dnnl_obtain frees the object). */
+static void conv_destroy(void* p) {
   hlx_onednn_conv_t* cv = p;
   if (cv->conv) dnnl_primitive_destroy(cv->conv);
   if (cv->src_reorder) dnnl_primitive_destroy(cv->src_reorder);
@@ -666,7 +669,22 @@ static void conv_free(void* p) {
   if (cv->dst_reorder) dnnl_primitive_destroy(cv->dst_reorder);
   for (int32_t i = 0; i < cv->num_band_prims; i++)
     if (cv->band[i].prim) dnnl_primitive_destroy(cv->band[i].prim);
-  free(cv);
+}
+
+/* hlx_dnnl_obtain's build: without a Winograd kernel, the direct one. */
+static hlx_status_t conv_obtain_build(void* obj, const void* key) {
+  hlx_onednn_conv_t* cv = obj;
+  cv->d = *(const hlx_onednn_conv_desc_t*)key;
+  hlx_status_t st = conv_build(cv);
+  if (st && cv->d.winograd) {
+    hlx_status_free(st);
+    conv_destroy(cv);
+    memset(cv, 0, sizeof *cv);
+    cv->d = *(const hlx_onednn_conv_desc_t*)key;
+    cv->d.winograd = 0;
+    st = conv_build(cv);
+  }
+  return st;
 }
 
 hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
@@ -684,38 +702,15 @@ hlx_status_t hlx_onednn_conv_create(const hlx_onednn_conv_desc_t* d,
         d->pad_lo[i] < 0)
       return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
                              "oneDNN convolution: unsupported window");
-  hlx_onednn_conv_t* cv =
-      hlx_dnnl_cache_find(HLX_DNNL_KIND_CONV, d, sizeof(*d));
-  if (cv) {
-    *out = cv;
-    return NULL;
-  }
-  cv = calloc(1, sizeof(*cv));
-  if (!cv) return hlx_status_oom();
-  cv->d = *d;
-  hlx_status_t st = conv_build(cv);
-  if (st && d->winograd) { /* no Winograd kernel: the direct one */
-    hlx_status_free(st);
-    conv_free(cv);
-    cv = calloc(1, sizeof(*cv));
-    if (!cv) return hlx_status_oom();
-    cv->d = *d;
-    cv->d.winograd = 0;
-    st = conv_build(cv);
-  }
-  if (st) {
-    conv_free(cv);
-    return st;
-  }
-  cv = hlx_dnnl_cache_publish(HLX_DNNL_KIND_CONV, d, sizeof(*d), cv,
-                              &cv->cached, conv_free);
-  *out = cv;
+  void* obj;
+  HLX_RETURN_IF_ERROR(hlx_dnnl_obtain(HLX_DNNL_KIND_CONV, d, sizeof(*d),
+                                      sizeof(hlx_onednn_conv_t),
+                                      conv_obtain_build, conv_destroy, &obj));
+  *out = obj;
   return NULL;
 }
 
-void hlx_onednn_conv_release(hlx_onednn_conv_t* cv) {
-  if (cv && !cv->cached) conv_free(cv);
-}
+void hlx_onednn_conv_release(hlx_onednn_conv_t* cv) { hlx_dnnl_put(cv); }
 
 const hlx_onednn_conv_desc_t* hlx_onednn_conv_desc(
     const hlx_onednn_conv_t* cv) {

@@ -183,4 +183,46 @@ TEST(OnednnConvBoundary, SwitchBackToOnednnReorders) {
   unsetenv("HLX_CONV_NO_BANDS");
 }
 
+// Convolutions are reference-counted in oneDNN's primitive cache
+// (hlx_dnnl_obtain): an equal descriptor shares the object, a released one
+// goes idle and is freed beyond the idle capacity (with its band
+// primitives: ASan sees them).
+TEST(OnednnConvBoundary, ReferenceCountedInTheCache) {
+  hlx_onednn_conv_desc_t d;
+  hlx_onednn_conv_desc_zero(&d);
+  d.threads = 2, d.num_spatial = 2, d.batch = 1, d.in_features = 3;
+  d.out_features = 32, d.groups = 1;
+  const int64_t in[2] = {97, 61};  // a shape no other test builds
+  for (int i = 0; i < 2; i++) {
+    d.in_spatial[i] = in[i], d.kernel_spatial[i] = 7, d.stride[i] = 2;
+    d.pad_lo[i] = 3, d.dilation[i] = 1;
+    d.out_spatial[i] = (in[i] + 6 - 7) / 2 + 1;
+  }
+  d.src_strides[0] = 3 * 97 * 61, d.src_strides[1] = 97 * 61;
+  d.src_strides[2] = 61, d.src_strides[3] = 1;
+  int64_t oh = d.out_spatial[0], ow = d.out_spatial[1];
+  d.dst_strides[0] = 32 * oh * ow, d.dst_strides[1] = oh * ow;
+  d.dst_strides[2] = ow, d.dst_strides[3] = 1;
+  d.wei_strides[0] = 3 * 49, d.wei_strides[1] = 49, d.wei_strides[2] = 7;
+  d.wei_strides[3] = 1;
+  hlx_onednn_cache_stats_t s0, s1, s2, s3;
+  hlx_onednn_cache_stats(&s0);
+  hlx_onednn_conv_t *a = nullptr, *b = nullptr;
+  ASSERT_EQ(hlx_onednn_conv_create(&d, &a), nullptr);
+  ASSERT_EQ(hlx_onednn_conv_create(&d, &b), nullptr);
+  EXPECT_EQ(a, b);
+  hlx_onednn_cache_stats(&s1);
+  EXPECT_EQ(s1.builds, s0.builds + 1);
+  EXPECT_EQ(s1.live, s0.live + 1);
+  hlx_onednn_conv_release(a);
+  hlx_onednn_cache_stats(&s2);
+  EXPECT_EQ(s2.idle, s0.idle);  // b still holds it
+  hlx_onednn_conv_release(b);
+  int32_t cap = hlx_onednn_cache_set_idle_capacity(0);
+  hlx_onednn_cache_stats(&s3);
+  hlx_onednn_cache_set_idle_capacity(cap);
+  EXPECT_EQ(s3.live, s0.live - s0.idle);
+  EXPECT_EQ(s3.idle, 0);
+}
+
 }  // namespace
