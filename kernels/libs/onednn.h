@@ -7,12 +7,11 @@
  * thread-safe cache keyed by the whole descriptor) a ready primitive; it
  * returns HLX_STATUS_UNIMPLEMENTED when oneDNN has no optimised
  * implementation for that descriptor, so the caller can fall back (copy
- * into a plainer layout, or use the reference kernel). Matmuls and
- * activation reorders are shared and reference-counted: every successful
- * `*_create` returns a reference that `*_release` drops; an object nobody
- * uses stays cached for reuse until more than the idle capacity are unused
- * (then the longest unused one is freed). Convolutions stay cached until
- * the process exits (past a bound of 4096, `*_release` frees them).
+ * into a plainer layout, or use the reference kernel). Objects are shared
+ * and reference-counted: every successful `*_create` returns a reference
+ * that `*_release` drops; an object nobody uses stays cached for reuse
+ * until more than the idle capacity are unused (then the longest unused
+ * one is freed).
  * `*_run` may be called from many threads at once on one object.
  *
  * Threads: see the header comment of kernels/libs/onednn_common.c. `threads` in a

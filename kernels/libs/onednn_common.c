@@ -132,15 +132,9 @@ bool hlx_dnnl_is_ref_impl(const_dnnl_primitive_desc_t pd, char* name,
  * references stays cached, idle, for the next create of its descriptor
  * (a recompiled model reuses its primitives); past the idle capacity the
  * longest-idle one is destroyed. Objects in use are never evicted, so the
- * cache holds what live executables use plus at most `capacity` more.
- * Pinned entries (hlx_dnnl_cache_find / _publish, onednn_conv.c until it
- * moves to hlx_dnnl_obtain) are never destroyed. */
+ * cache holds what live executables use plus at most `capacity` more. */
 
-enum {
-  CACHE_BUCKETS = 256,
-  CACHE_IDLE_DEFAULT = 4096,
-  CACHE_PINNED_MAX = 4096
-};
+enum { CACHE_BUCKETS = 256, CACHE_IDLE_DEFAULT = 4096 };
 
 typedef struct cache_entry_t {
   struct cache_entry_t* next;                  /* hash chain */
@@ -148,7 +142,7 @@ typedef struct cache_entry_t {
   int kind;
   int64_t refs;
   void* obj;
-  void (*destroy)(void*); /* frees obj's parts; NULL: pinned object */
+  void (*destroy)(void*); /* frees obj's parts, not obj */
   size_t key_len;
   unsigned char key[];
 } cache_entry_t;
@@ -161,7 +155,7 @@ typedef union obj_header_t {
 
 static cache_entry_t* g_cache[CACHE_BUCKETS];
 static cache_entry_t g_idle = {.idle_prev = &g_idle, .idle_next = &g_idle};
-static int64_t g_idle_count, g_live, g_builds, g_pinned;
+static int64_t g_idle_count, g_live, g_builds;
 static int32_t g_idle_cap = -1; /* -1: not read yet */
 static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -303,46 +297,6 @@ void hlx_dnnl_put(void* obj) {
   }
   pthread_mutex_unlock(&g_cache_mu);
   destroy_list(dead);
-}
-
-void* hlx_dnnl_cache_find(int kind, const void* key, size_t n) {
-  uint64_t h = hash_bytes(kind, key, n);
-  pthread_mutex_lock(&g_cache_mu);
-  cache_entry_t* e = lookup_locked(h, kind, key, n);
-  if (e) ref_locked(e); /* never put: kept for good */
-  pthread_mutex_unlock(&g_cache_mu);
-  return e ? e->obj : NULL;
-}
-
-void* hlx_dnnl_cache_publish(int kind, const void* key, size_t n, void* obj,
-                             bool* obj_cached, void (*release)(void*)) {
-  *obj_cached = true; /* before other threads can find it */
-  uint64_t h = hash_bytes(kind, key, n);
-  pthread_mutex_lock(&g_cache_mu);
-  cache_entry_t* e = lookup_locked(h, kind, key, n);
-  void* found = NULL;
-  if (e) {
-    ref_locked(e);
-    found = e->obj;
-  } else if (g_pinned < CACHE_PINNED_MAX &&
-             (e = calloc(1, sizeof(*e) + n)) != NULL) {
-    e->kind = kind;
-    e->refs = 1;
-    e->obj = obj;
-    e->key_len = n;
-    memcpy(e->key, key, n);
-    e->next = g_cache[h];
-    g_cache[h] = e;
-    g_pinned++;
-    g_live++;
-    found = obj;
-  }
-  pthread_mutex_unlock(&g_cache_mu);
-  if (found == obj) return obj;
-  *obj_cached = false;
-  if (!found) return obj; /* cache full: the caller owns obj */
-  release(obj);           /* another thread cached an equal one first */
-  return found;
 }
 
 void hlx_onednn_cache_stats(hlx_onednn_cache_stats_t* s) {

@@ -57,14 +57,6 @@ hlx_status_t hlx_dnnl_obtain(int kind, const void* key, size_t n,
                              void (*destroy)(void*), void** out) HLX_MUST_USE;
 /* Drops a reference hlx_dnnl_obtain returned (NULL: no-op). */
 void hlx_dnnl_put(void* obj);
-/* Pinned entries (kept until the process exits), for objects the caller
- * allocates itself: onednn_conv.c until it moves to hlx_dnnl_obtain. */
-void* hlx_dnnl_cache_find(int kind, const void* key, size_t n);
-/* Caches a freshly built obj and returns the one to use: obj, or an equal
- * object another thread cached first (obj is then released). *obj_cached
- * tells whether obj lives in the cache (a cached one is never freed). */
-void* hlx_dnnl_cache_publish(int kind, const void* key, size_t n, void* obj,
-                             bool* obj_cached, void (*release)(void*));
 
 dnnl_data_type_t hlx_dnnl_type(hlx_dtype_t t);
 /* 64-byte aligned, rounded up to whole lines; free() it. */
