@@ -277,6 +277,8 @@ static hlx_status_t run_unblock(const void* args, void* const* in,
   return hlx_onednn_act_reorder_run(args, in[0], out[0]);
 }
 
+static void release_act(void* r) { hlx_onednn_act_reorder_release(r); }
+
 hlx_status_t hlx_lower_act_unblock(hlx_lower_ctx_t* c, const hlx_value_t* v) {
   int32_t slot;
   slot_state_t* st = state_of(c, v, &slot);
@@ -300,8 +302,11 @@ hlx_status_t hlx_lower_act_unblock(hlx_lower_ctx_t* c, const hlx_value_t* v) {
     for (int32_t i = 0; i < cd.ns + 2; i++) d.strides[i] = rs[cd.out_order[i]];
     hlx_onednn_act_reorder_t* r;
     HLX_RETURN_IF_ERROR(hlx_onednn_act_reorder_create(&d, &r));
-    /* cached objects live as long as the process; an uncached one leaks
-     * only past the cache bound (as for convolutions) */
+    /* the plan holds its reference until it is destroyed */
+    if (!hlx_plan_on_destroy(c->plan, release_act, r)) {
+      hlx_onednn_act_reorder_release(r);
+      return hlx_status_oom();
+    }
     int32_t copy = hlx_plan_add_slot(c->plan, hlx_tensor_bytes(t));
     if (copy < 0) return hlx_status_oom();
     if (!hlx_plan_add_task(c->plan, "convolution layout: blocked -> logical",

@@ -119,4 +119,42 @@ TEST(ConvLifetime, ExecutablesHoldAndReleaseTheirConvolution) {
   EXPECT_EQ(InUse(), before) << "still in use after both were destroyed";
 }
 
+// Two 3x3 convolutions in a row keep their activation in oneDNN's blocked
+// layout; returning it too converts it back by an activation reorder
+// (graph/lower_conv_layout.c), which the plan releases with the
+// convolutions when the executable is destroyed.
+TEST(ConvLifetime, ChainReleasesItsLayoutConversion) {
+  hlx_tensor_desc_t xd = Desc({1, 16, 14, 14}), wd = Desc({16, 16, 3, 3});
+  std::vector<float> w(16 * 16 * 9);
+  std::mt19937 g(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto& v : w) v = u(g);
+  hlx_conv_dimension_numbers_t dn;
+  hlx_conv_dimension_numbers_default(2, &dn);
+  const int64_t strides[2] = {1, 1}, pads[4] = {1, 1, 1, 1};
+  hlx_builder_t* b = nullptr;
+  hlx_program_t* prog = nullptr;
+  uint32_t xv, wv, y1, y2;
+  ASSERT_EQ(hlx_builder_create("chain", &b), nullptr);
+  ASSERT_EQ(hlx_builder_parameter(b, 0, &xd, "x", &xv), nullptr);
+  ASSERT_EQ(hlx_builder_constant(b, &wd, w.data(), &wv), nullptr);
+  ASSERT_EQ(hlx_builder_conv_general_dilated(b, xv, wv, strides, pads, nullptr,
+                                             nullptr, &dn, 1, 1, &y1),
+            nullptr);
+  ASSERT_EQ(hlx_builder_conv_general_dilated(b, y1, wv, strides, pads, nullptr,
+                                             nullptr, &dn, 1, 1, &y2),
+            nullptr);
+  const uint32_t results[2] = {y2, y1};
+  ASSERT_EQ(hlx_builder_build(b, results, 2, &prog), nullptr);
+  int64_t before = InUse();
+  hlx_executable_t* exe = nullptr;
+  ASSERT_EQ(hlx_executable_create(prog, nullptr, &exe), nullptr);
+  // the chain's convolutions and its reorder back to the logical layout
+  EXPECT_GE(InUse() - before, 2) << "the executable holds too little";
+  hlx_executable_destroy(exe);
+  EXPECT_EQ(InUse(), before) << "still in use after the executable went";
+  hlx_program_destroy(prog);
+  hlx_builder_destroy(b);
+}
+
 }  // namespace
