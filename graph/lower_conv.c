@@ -18,7 +18,7 @@
  * stablehlo.constant or another plan constant (folded, or an elided
  * constant filled in) are reordered into oneDNN's preferred blocked
  * layout once, when the plan is built; those of a reusable parameter once
- * per buffer (weights_cache_t); other weights on every run. Everything
+ * per buffer (lower_packed_copy.h); other weights on every run. Everything
  * else stays on the reference path below. An epilogue group
  * (graph/lower_epilogue.h) runs the same library task with oneDNN
  * post-ops and writes the chain's last value; with constant weights, its
@@ -26,18 +26,18 @@
  * into the weights and a bias instead (conv+BN folding, exact up to float
  * rounding, graph/lower_conv_fold.c); with weights of a reusable
  * parameter, steps by values computed only from reusable parameters and
- * constants fold too, per run's buffers (weights_cache_t).
+ * constants fold too, per run's buffers (lower_packed_copy.h).
  * Activations between oneDNN convolutions may stay in oneDNN's blocked
  * layout (graph/lower_conv_layout.c): such a task reads/writes nChw16c
  * and its name ends in "(blocked src|dst|src+dst)". */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
+#include "graph/lower_packed_copy.h"
 #include "kernels/conv.h"
 #include "kernels/data_movement.h"
 #include "kernels/elementwise.h"
@@ -219,25 +219,18 @@ static void flip_weights(const flip_t* f, const float* src, float* dst) {
   }
 }
 
-/* Packed weights of a reusable parameter (hlx_lower_options_t), made from
- * the buffer a run passes and kept while runs pass the same buffer. With
- * folded epilogue steps (conv+BN), the weights are packed scaled and kept
- * with their bias while the steps' operand values are also those they
- * were made with: those are compared by content (a few hundred floats per
- * convolution, computed by the plan's earlier tasks each run from the
- * parameters), so any change of the batch-norm parameters, new buffer or
- * not, refolds; only the weights buffer is keyed by its address. */
-typedef struct weights_cache_t {
-  pthread_rwlock_t lock;
-  const void* src; /* the buffer `packed` was made from; NULL: none yet */
-  void* packed;    /* 64-byte aligned, in the plan's arena */
-  float* key;      /* folded steps' operand values, out_features each */
-  float* bias;     /* folded shift (out_features), or NULL */
-} weights_cache_t;
-
 typedef struct conv_fast_t {
   hlx_onednn_conv_t* cv;
-  weights_cache_t* cache; /* reusable parameter weights, or NULL */
+  /* Weights of a reusable parameter, packed from the buffer a run passes
+   * (lower_packed_copy.h), or NULL. With folded epilogue steps (conv+BN)
+   * they are packed scaled, with their bias, and kept while the steps'
+   * operand values are also those they were made with: those are compared
+   * by content (a few hundred floats per convolution, computed by the
+   * plan's earlier tasks each run from the parameters), so any change of
+   * the batch-norm parameters, new buffer or not, refolds. */
+  hlx_packed_copy_t* cache;
+  float* cache_key;  /* folded steps' operand values, out_features each */
+  float* cache_bias; /* folded shift (out_features), or NULL */
   const void* packed; /* weights in oneDNN's layout (constant rhs) or NULL */
   const float* bias;  /* folded epilogue shift, or NULL */
   int32_t num_post;   /* post-ops; binary ones read in[2], in[3], ... */
@@ -273,27 +266,35 @@ static size_t fold_len(const conv_fast_t* f, int32_t j) {
              : (size_t)f->out_features;
 }
 
-/* Whether the cache holds the weights of this run's buffers. */
-static bool cache_hit(const conv_fast_t* f, void* const* in) {
-  const weights_cache_t* w = f->cache;
-  if (w->src != in[1]) return false;
+typedef struct fill_arg_t {
+  const conv_fast_t* f;
+  void* const* in;
+} fill_arg_t;
+
+/* Whether the cached weights were folded with this run's operand values
+ * (the weights buffer itself is compared by hlx_packed_copy_lock). */
+static bool fold_key_same(const void* arg) {
+  const fill_arg_t* a = arg;
+  const conv_fast_t* f = a->f;
   for (int32_t j = 0; j < f->num_fold; j++)
-    if (memcmp(w->key + (size_t)j * (size_t)f->out_features,
-               in[f->fold_in + j], fold_len(f, j) * sizeof(float)) != 0)
+    if (memcmp(f->cache_key + (size_t)j * (size_t)f->out_features,
+               a->in[f->fold_in + j], fold_len(f, j) * sizeof(float)) != 0)
       return false;
   return true;
 }
 
-/* Packs this run's weights into the cache, scaled by the folded steps
+/* Packs this run's weights into `packed`, scaled by the folded steps
  * composed from this run's operand values (as the constant path folds). */
-static hlx_status_t cache_fill(const conv_fast_t* f, void* const* in) {
-  weights_cache_t* w = f->cache;
-  if (!f->num_fold) return pack_weights(f, in[1], w->packed);
+static hlx_status_t cache_fill(const void* arg, void* packed) {
+  const fill_arg_t* a = arg;
+  const conv_fast_t* f = a->f;
+  void* const* in = a->in;
+  if (!f->num_fold) return pack_weights(f, in[1], packed);
   int64_t o = f->out_features;
   const float* vals[HLX_ONEDNN_MAX_POST_OPS];
   for (int32_t j = 0; j < f->num_fold; j++) {
     vals[j] = in[f->fold_in + j];
-    memcpy(w->key + (size_t)j * (size_t)o, vals[j],
+    memcpy(f->cache_key + (size_t)j * (size_t)o, vals[j],
            fold_len(f, j) * sizeof(float));
   }
   float* scale = malloc(sizeof(float) * (size_t)o + 1);
@@ -302,44 +303,28 @@ static hlx_status_t cache_fill(const conv_fast_t* f, void* const* in) {
   if (!scale || !scaled) {
     st = hlx_status_oom();
   } else {
-    hlx_conv_fold_compose(f->fold_ops, vals, f->num_fold, o, scale, w->bias);
+    hlx_conv_fold_compose(f->fold_ops, vals, f->num_fold, o, scale,
+                          f->cache_bias);
     hlx_conv_fold_weights(in[1], f->wbytes / sizeof(float), f->stride_o, o,
                           scale, scaled);
-    st = pack_weights(f, scaled, w->packed);
+    st = pack_weights(f, scaled, packed);
   }
   free(scale);
   free(scaled);
   return st;
 }
 
-/* A run with the weights of a reusable parameter: the packed copy is used
- * (shared by concurrent runs) while the run passes the buffer (and folded
- * operand values) it was made from; otherwise it is packed again under the
- * write lock, and that run computes under it too, so a copy is never
- * replaced while in use. */
+/* A run with the weights of a reusable parameter: the packed copy made
+ * from this run's buffer (and folded operand values). */
 static hlx_status_t run_conv_cached(const conv_fast_t* f, void* const* in,
                                     const void* const* post, void* out) {
-  weights_cache_t* w = f->cache;
-  const float* bias = f->num_fold ? w->bias : f->bias;
-  pthread_rwlock_rdlock(&w->lock);
-  if (cache_hit(f, in)) {
-    hlx_status_t st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed,
-                                             bias, post, out);
-    pthread_rwlock_unlock(&w->lock);
-    return st;
-  }
-  pthread_rwlock_unlock(&w->lock);
-  pthread_rwlock_wrlock(&w->lock);
-  hlx_status_t st = NULL;
-  if (!cache_hit(f, in)) {
-    w->src = NULL;
-    st = cache_fill(f, in);
-    if (!st) w->src = in[1];
-  }
-  if (!st)
-    st = hlx_onednn_conv_run_ex(f->cv, in[0], NULL, w->packed, bias, post,
-                                out);
-  pthread_rwlock_unlock(&w->lock);
+  fill_arg_t a = {f, in};
+  HLX_RETURN_IF_ERROR(hlx_packed_copy_lock(
+      f->cache, in[1], f->num_fold ? fold_key_same : NULL, cache_fill, &a));
+  hlx_status_t st = hlx_onednn_conv_run_ex(
+      f->cv, in[0], NULL, f->cache->data,
+      f->num_fold ? f->cache_bias : f->bias, post, out);
+  hlx_packed_copy_unlock(f->cache);
   return st;
 }
 
@@ -612,19 +597,13 @@ static hlx_status_t lower_conv_onednn(hlx_lower_ctx_t* c, const hlx_op_t* op,
   /* Weights from a reusable parameter: packed (and folded) on the first
    * run, kept while runs pass the same buffers (run_conv_cached). */
   if (!f->packed && hlx_lower_slot_is_reusable(c, in[1])) {
-    size_t pb = hlx_onednn_conv_packed_weights_bytes(f->cv);
-    weights_cache_t* w = hlx_lower_alloc(c, sizeof(*w));
-    unsigned char* raw = hlx_lower_alloc(c, pb + 64);
-    if (!w || !raw) return hlx_status_oom();
-    memset(w, 0, sizeof *w);
+    HLX_RETURN_IF_ERROR(hlx_lower_packed_copy(
+        c, hlx_onednn_conv_packed_weights_bytes(f->cv), &f->cache));
     if (f->num_fold) {
-      w->key = hlx_lower_alloc(c, sizeof(float) * (size_t)(O * folded));
-      w->bias = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
-      if (!w->key || !w->bias) return hlx_status_oom();
+      f->cache_key = hlx_lower_alloc(c, sizeof(float) * (size_t)(O * folded));
+      f->cache_bias = hlx_lower_alloc(c, sizeof(float) * (size_t)O);
+      if (!f->cache_key || !f->cache_bias) return hlx_status_oom();
     }
-    if (pthread_rwlock_init(&w->lock, NULL) != 0) return hlx_status_oom();
-    w->packed = raw + (64 - (uintptr_t)raw % 64) % 64;
-    f->cache = w;
   }
   HLX_RETURN_IF_ERROR(hlx_lower_out(c, ep ? ep->last : op, 0, &out));
   if (d.dst_blocked) HLX_RETURN_IF_ERROR(hlx_lower_act_set_blocked(c, ov, op));

@@ -25,13 +25,13 @@
  * empty dims): operands are copied into canonical order, widened into a
  * compute type (f32 / f64 / s64 / c64 / c128), multiplied by the reference
  * batched matmul and narrowed into the result's element type. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
+#include "graph/lower_packed_copy.h"
 #include "kernels/data_movement.h"
 #include "kernels/dot.h"
 #include "kernels/elementwise.h"
@@ -151,18 +151,6 @@ typedef struct operand_view_t {
   int64_t outer_stride; /* of the outer batch (fast_dot_t.Bo > 1) */
 } operand_view_t;
 
-/* b of a reusable parameter in the primitive's own layout (desc.b_packed),
- * packed on the first run and again when a run passes another buffer (a
- * reusable parameter's contents stay as they are while the caller passes
- * the same buffer; graph/lower_conv.c does the same for conv weights).
- * oneDNN's matmul ran 2-4% faster so on the chess model's shapes
- * (benchmarks/RESULTS.md). HLX_DOT_NO_PACK=1 turns it off (A/B). */
-typedef struct packed_b_t {
-  pthread_rwlock_t lock;
-  const void* src; /* the buffer `data` was packed from; NULL: none yet */
-  void* data;      /* 64-byte aligned, in the plan's arena */
-} packed_b_t;
-
 typedef struct fast_dot_t {
   lib_t lib;
   canon_t lhs, rhs;
@@ -173,7 +161,10 @@ typedef struct fast_dot_t {
   bool swap;  /* oneDNN computes C^T = B^T A^T (a column-major result) */
   hlx_xsmm_gemm_t xsmm;
   hlx_onednn_matmul_t* mm;
-  packed_b_t* pb;   /* b packed (b read in place, not swapped), or NULL */
+  /* b of a reusable parameter in the primitive's own layout (desc.b_packed:
+   * oneDNN's matmul ran 2-4% faster so on the chess model's shapes,
+   * benchmarks/RESULTS.md), or NULL. HLX_DOT_NO_PACK=1 turns it off. */
+  hlx_packed_copy_t* pb;
   int32_t num_post; /* epilogue post-ops; binary ones read in[2], ... */
 } fast_dot_t;
 
@@ -194,26 +185,23 @@ static hlx_status_t run_onednn(const fast_dot_t* f, const void* A,
                      : hlx_onednn_matmul_run(f->mm, A, Bm, C);
 }
 
+typedef struct pack_b_arg_t {
+  const fast_dot_t* f;
+  const void* b;
+} pack_b_arg_t;
+
+static hlx_status_t pack_b(const void* arg, void* data) {
+  const pack_b_arg_t* a = arg;
+  return hlx_onednn_matmul_pack_b(a->f->mm, a->b, data);
+}
+
 /* With b packed from in[1] (packed first when in[1] is another buffer). */
 static hlx_status_t run_packed(const fast_dot_t* f, const void* A,
                                void* const* in, void* C) {
-  packed_b_t* w = f->pb;
-  pthread_rwlock_rdlock(&w->lock);
-  if (w->src != in[1]) {
-    pthread_rwlock_unlock(&w->lock);
-    pthread_rwlock_wrlock(&w->lock);
-    if (w->src != in[1]) {
-      w->src = NULL;
-      hlx_status_t st = hlx_onednn_matmul_pack_b(f->mm, in[1], w->data);
-      if (st) {
-        pthread_rwlock_unlock(&w->lock);
-        return st;
-      }
-      w->src = in[1];
-    }
-  }
-  hlx_status_t st = run_onednn(f, A, w->data, in, C);
-  pthread_rwlock_unlock(&w->lock);
+  pack_b_arg_t a = {f, in[1]};
+  HLX_RETURN_IF_ERROR(hlx_packed_copy_lock(f->pb, in[1], NULL, pack_b, &a));
+  hlx_status_t st = run_onednn(f, A, f->pb->data, in, C);
+  hlx_packed_copy_unlock(f->pb);
   return st;
 }
 
@@ -420,10 +408,6 @@ static hlx_status_t onednn_desc(hlx_lower_ctx_t* c, const fast_dot_t* f,
 
 static void release_matmul(void* mm) { hlx_onednn_matmul_release(mm); }
 
-static void destroy_packed_b(void* p) {
-  pthread_rwlock_destroy(&((packed_b_t*)p)->lock);
-}
-
 /* Whether b should be packed: f32 b read in place from a reusable
  * parameter, one product (no batch), not swapped. */
 static hlx_status_t want_packed_b(hlx_lower_ctx_t* c, const hlx_op_t* op,
@@ -437,23 +421,6 @@ static hlx_status_t want_packed_b(hlx_lower_ctx_t* c, const hlx_op_t* op,
   hlx_value_slots_t ws;
   HLX_RETURN_IF_ERROR(hlx_lower_slots_of(c, op->operands[1], &ws));
   *pack = ws.n == 1 && hlx_lower_slot_is_reusable(c, ws.slots[0]);
-  return NULL;
-}
-
-/* The run-time cache of packed b (f->mm made with b_packed). */
-static hlx_status_t add_packed_b(hlx_lower_ctx_t* c, fast_dot_t* f) {
-  size_t bytes = hlx_onednn_matmul_packed_b_bytes(f->mm);
-  packed_b_t* w = hlx_lower_alloc(c, sizeof(*w));
-  unsigned char* raw = hlx_lower_alloc(c, bytes + 64);
-  if (!w || !raw) return hlx_status_oom();
-  memset(w, 0, sizeof *w);
-  w->data = raw + (64 - (uintptr_t)raw % 64) % 64;
-  if (pthread_rwlock_init(&w->lock, NULL) != 0) return hlx_status_oom();
-  if (!hlx_plan_on_destroy(c->plan, destroy_packed_b, w)) {
-    pthread_rwlock_destroy(&w->lock);
-    return hlx_status_oom();
-  }
-  f->pb = w;
   return NULL;
 }
 
@@ -583,7 +550,9 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
       hlx_onednn_matmul_release(f->mm);
       return hlx_status_oom();
     }
-    if (md.b_packed) HLX_RETURN_IF_ERROR(add_packed_b(c, f));
+    if (md.b_packed)
+      HLX_RETURN_IF_ERROR(hlx_lower_packed_copy(
+          c, hlx_onednn_matmul_packed_b_bytes(f->mm), &f->pb));
   }
   if (ep && f->lib != LIB_ONEDNN) return NULL;
   int32_t in[2 + HLX_ONEDNN_MAX_POST_OPS], out;
