@@ -40,14 +40,6 @@ func.func @main(%x: tensor<300x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32
 }
 )";
 
-hlx_tensor_desc_t Desc(std::vector<int64_t> dims) {
-  hlx_tensor_desc_t d = {};
-  d.element_type = hlx_element_type_from_name("f32");
-  d.rank = static_cast<int32_t>(dims.size());
-  for (size_t i = 0; i < dims.size(); i++) d.dims[i] = dims[i];
-  return d;
-}
-
 std::vector<float> Quarters(size_t n, int salt) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; i++)
@@ -62,23 +54,19 @@ struct Fixture {
   hlx_buffer_t *x = nullptr, *b1 = nullptr, *b2 = nullptr, *bias = nullptr;
   bool with_bias;
   Fixture(int threads, bool epilogue) : with_bias(epilogue) {
-    hlx_compile_options_t o;
-    hlx_compile_options_init(&o);
-    o.num_threads = threads;
     const char* text = epilogue ? kDotBiasRelu : kDot;
-    EXPECT_EQ(hlx_test::Compile(text, &o, &plain), "");
-    const int32_t reusable[] = {1};
-    o.reusable_params = reusable;
-    o.num_reusable_params = 1;
-    EXPECT_EQ(hlx_test::Compile(text, &o, &cached), "");
-    hlx_tensor_desc_t xd = Desc({kM, kK}), wd = Desc({kK, kN}),
-                      bd = Desc({kN});
+    EXPECT_EQ(
+        hlx_test::CompilePlainAndReusable(text, threads, 1, &plain, &cached),
+        "");
+    hlx_tensor_desc_t xd = hlx_test::F32Desc({kM, kK}),
+                      wd = hlx_test::F32Desc({kK, kN}),
+                      bd = hlx_test::F32Desc({kN});
     EXPECT_EQ(hlx_test::Msg(hlx_buffer_create(&xd, xv.data(), &x)), "");
     EXPECT_EQ(hlx_test::Msg(hlx_buffer_create(&wd, w1.data(), &b1)), "");
     EXPECT_EQ(hlx_test::Msg(hlx_buffer_create(&bd, bv.data(), &bias)), "");
     // Zero-copy: the test writes into w2's memory in place later.
-    EXPECT_EQ(hlx_test::Msg(hlx_buffer_create_zero_copy(
-                  &wd, w2.data(), nullptr, nullptr, nullptr, &b2)),
+    EXPECT_EQ(hlx_test::Msg(hlx_buffer_create_zero_copy(&wd, w2.data(), nullptr,
+                                                        nullptr, nullptr, &b2)),
               "");
   }
   ~Fixture() {
@@ -102,8 +90,8 @@ struct Fixture {
 };
 
 void KeptAndFollowed(int threads, bool epilogue) {
-  SCOPED_TRACE(testing::Message() << threads << " threads"
-                                  << (epilogue ? ", epilogue" : ""));
+  SCOPED_TRACE(testing::Message()
+               << threads << " threads" << (epilogue ? ", epilogue" : ""));
   Fixture f(threads, epilogue);
   ASSERT_NE(f.cached.exe, nullptr);
   std::vector<float> want1 = f.Run(f.plain, f.b1);

@@ -26,14 +26,6 @@ func.func @main(%x: tensor<1x9x9x8xf32>, %w: tensor<3x3x8x16xf32>) -> tensor<1x9
 }
 )";
 
-hlx_tensor_desc_t Desc(std::vector<int64_t> dims) {
-  hlx_tensor_desc_t d = {};
-  d.element_type = hlx_element_type_from_name("f32");
-  d.rank = static_cast<int32_t>(dims.size());
-  for (size_t i = 0; i < dims.size(); i++) d.dims[i] = dims[i];
-  return d;
-}
-
 std::vector<float> Values(size_t n, float scale, float shift) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; i++)
@@ -61,20 +53,16 @@ struct Fixture {
   std::vector<float> w2 = Values(3 * 3 * 8 * 16, -0.03f, -0.2f);
   hlx_buffer_t *x = nullptr, *b1 = nullptr, *b2 = nullptr;
   explicit Fixture(int threads) {
-    hlx_compile_options_t o;
-    hlx_compile_options_init(&o);
-    o.num_threads = threads;
-    EXPECT_EQ(hlx_test::Compile(kConv, &o, &plain), "");
-    const int32_t reusable[] = {1};
-    o.reusable_params = reusable;
-    o.num_reusable_params = 1;
-    EXPECT_EQ(hlx_test::Compile(kConv, &o, &cached), "");
-    hlx_tensor_desc_t xd = Desc({1, 9, 9, 8}), wd = Desc({3, 3, 8, 16});
+    EXPECT_EQ(
+        hlx_test::CompilePlainAndReusable(kConv, threads, 1, &plain, &cached),
+        "");
+    hlx_tensor_desc_t xd = hlx_test::F32Desc({1, 9, 9, 8}),
+                      wd = hlx_test::F32Desc({3, 3, 8, 16});
     EXPECT_EQ(hlx_test::Msg(hlx_buffer_create(&xd, xv.data(), &x)), "");
     // Zero-copy: the test writes into w2's memory in place later.
     EXPECT_EQ(hlx_test::Msg(hlx_buffer_create(&wd, w1.data(), &b1)), "");
-    EXPECT_EQ(hlx_test::Msg(hlx_buffer_create_zero_copy(
-                  &wd, w2.data(), nullptr, nullptr, nullptr, &b2)),
+    EXPECT_EQ(hlx_test::Msg(hlx_buffer_create_zero_copy(&wd, w2.data(), nullptr,
+                                                        nullptr, nullptr, &b2)),
               "");
   }
   ~Fixture() {
