@@ -501,22 +501,16 @@ hlx_status_t hlx_dnnl_make_reorder(const dnnl_memory_desc_t* from,
   return NULL;
 }
 
-hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
-                                  const dnnl_memory_desc_t* from_md,
-                                  const void* from,
-                                  const dnnl_memory_desc_t* to_md, void* to,
-                                  const hlx_dnnl_scratch_t* sc,
-                                  int32_t threads) {
-  bool sp = sc && sc->bytes;
-  void* scratch = sp ? hlx_dnnl_workspace(sc->bytes) : NULL;
-  if (sp && !scratch) return hlx_status_oom();
-  dnnl_stream_t stream;
-  HLX_DNNL_TRY(
-      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
-      "stream");
+dnnl_status_t hlx_dnnl_exec_reorder(dnnl_primitive_t prim, dnnl_stream_t stream,
+                                    const dnnl_memory_desc_t* from_md,
+                                    const void* from,
+                                    const dnnl_memory_desc_t* to_md, void* to,
+                                    const hlx_dnnl_scratch_t* sc,
+                                    void* scratch, int32_t threads) {
   hlx_dnnl_mem_list_t ml = {.n = 0};
   dnnl_memory_t fm, tm, xm;
   dnnl_status_t s;
+  bool sp = sc && sc->bytes;
   if ((s = hlx_dnnl_mem_add(&ml, from_md, from, &fm)) == dnnl_success &&
       (s = hlx_dnnl_mem_add(&ml, to_md, to, &tm)) == dnnl_success &&
       (!sp ||
@@ -530,6 +524,24 @@ hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
     hlx_dnnl_scope_leave(&scope, threads);
   }
   hlx_dnnl_mem_free(&ml);
+  return s;
+}
+
+hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
+                                  const dnnl_memory_desc_t* from_md,
+                                  const void* from,
+                                  const dnnl_memory_desc_t* to_md, void* to,
+                                  const hlx_dnnl_scratch_t* sc,
+                                  int32_t threads) {
+  bool sp = sc && sc->bytes;
+  void* scratch = sp ? hlx_dnnl_workspace(sc->bytes) : NULL;
+  if (sp && !scratch) return hlx_status_oom();
+  dnnl_stream_t stream;
+  HLX_DNNL_TRY(
+      dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags),
+      "stream");
+  dnnl_status_t s = hlx_dnnl_exec_reorder(prim, stream, from_md, from, to_md,
+                                          to, sc, scratch, threads);
   dnnl_stream_destroy(stream);
   return s == dnnl_success ? NULL : hlx_dnnl_error(s, "reorder");
 }

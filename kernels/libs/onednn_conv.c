@@ -739,33 +739,6 @@ size_t hlx_onednn_conv_packed_weights_bytes(const hlx_onednn_conv_t* cv) {
   return dnnl_memory_desc_get_size(&cv->wei_prim);
 }
 
-/* Runs `prim` with (from, to) on `stream` with the budget and, when sc
- * asks for one, the scratchpad at `scratch`. */
-static dnnl_status_t exec2(const hlx_onednn_conv_t* cv, dnnl_primitive_t prim,
-                           dnnl_stream_t stream, const dnnl_memory_desc_t* fmd,
-                           const void* from, const dnnl_memory_desc_t* tmd,
-                           void* to, const hlx_dnnl_scratch_t* sc,
-                           void* scratch) {
-  hlx_dnnl_mem_list_t ml = {.n = 0};
-  dnnl_memory_t fm, tm, xm;
-  dnnl_status_t s;
-  bool sp = sc && sc->bytes;
-  if ((s = hlx_dnnl_mem_add(&ml, fmd, from, &fm)) == dnnl_success &&
-      (s = hlx_dnnl_mem_add(&ml, tmd, to, &tm)) == dnnl_success &&
-      (!sp ||
-       (s = hlx_dnnl_mem_add(&ml, &sc->md, scratch, &xm)) == dnnl_success)) {
-    dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, fm}, {DNNL_ARG_TO, tm}};
-    if (sp) args[2] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, xm};
-    hlx_dnnl_scope_t scope;
-    hlx_dnnl_scope_enter(&scope, cv->d.threads);
-    s = dnnl_primitive_execute(prim, stream, sp ? 3 : 2, args);
-    if (s == dnnl_success) s = dnnl_stream_wait(stream);
-    hlx_dnnl_scope_leave(&scope, cv->d.threads);
-  }
-  hlx_dnnl_mem_free(&ml);
-  return s;
-}
-
 hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
                                           const float* weights, void* packed) {
   if (!cv->wei_reorder) {
@@ -781,8 +754,9 @@ hlx_status_t hlx_onednn_conv_pack_weights(const hlx_onednn_conv_t* cv,
   dnnl_status_t s =
       dnnl_stream_create(&stream, hlx_dnnl_engine(), dnnl_stream_default_flags);
   if (s == dnnl_success) {
-    s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-              &cv->wei_prim, packed, &cv->wei_scratch, scratch);
+    s = hlx_dnnl_exec_reorder(cv->wei_reorder, stream, &cv->wei_user,
+                              weights, &cv->wei_prim, packed,
+                              &cv->wei_scratch, scratch, cv->d.threads);
     dnnl_stream_destroy(stream);
   }
   free(scratch);
@@ -840,14 +814,16 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
     boundary_run(cv, &b);
     sp = buf[0];
   } else if (cv->src_reorder) {
-    s = exec2(cv, cv->src_reorder, stream, &cv->src_user, src, &cv->src_prim,
-              buf[0], NULL, NULL);
+    s = hlx_dnnl_exec_reorder(cv->src_reorder, stream, &cv->src_user, src,
+                              &cv->src_prim, buf[0], NULL, NULL,
+                              cv->d.threads);
     if (s != dnnl_success) goto done;
     sp = buf[0];
   }
   if (wre) {
-    s = exec2(cv, cv->wei_reorder, stream, &cv->wei_user, weights,
-              &cv->wei_prim, buf[1], &cv->wei_scratch, buf[2]);
+    s = hlx_dnnl_exec_reorder(cv->wei_reorder, stream, &cv->wei_user,
+                              weights, &cv->wei_prim, buf[1],
+                              &cv->wei_scratch, buf[2], cv->d.threads);
     if (s != dnnl_success) goto done;
     wp = buf[1];
   }
@@ -893,8 +869,8 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
                     hlx_transpose_kernel(sizeof(float)), buf[3], dst};
     boundary_run(cv, &b);
   } else if (s == dnnl_success && cv->dst_reorder)
-    s = exec2(cv, cv->dst_reorder, stream, &cv->dst_prim, buf[3], &cv->dst_user,
-              dst, NULL, NULL);
+    s = hlx_dnnl_exec_reorder(cv->dst_reorder, stream, &cv->dst_prim, buf[3],
+                              &cv->dst_user, dst, NULL, NULL, cv->d.threads);
 done:
   hlx_dnnl_mem_free(&ml);
   dnnl_stream_destroy(stream);

@@ -103,9 +103,17 @@ hlx_status_t hlx_dnnl_make_reorder(const dnnl_memory_desc_t* from,
                                    const dnnl_memory_desc_t* to,
                                    dnnl_primitive_t* out,
                                    hlx_dnnl_scratch_t* sc_out);
-/* Runs a reorder from -> to on a stream of its own under the threads
- * budget; sc (NULL: none) the reorder's scratchpad need, taken from the
- * calling thread's workspace. */
+/* Runs a reorder from -> to on `stream` under the threads budget and
+ * waits for it; sc (NULL: none) the reorder's scratchpad need, at
+ * `scratch`. */
+dnnl_status_t hlx_dnnl_exec_reorder(dnnl_primitive_t prim, dnnl_stream_t stream,
+                                    const dnnl_memory_desc_t* from_md,
+                                    const void* from,
+                                    const dnnl_memory_desc_t* to_md, void* to,
+                                    const hlx_dnnl_scratch_t* sc,
+                                    void* scratch, int32_t threads);
+/* The same on a stream of its own, the scratchpad from the calling
+ * thread's workspace. */
 hlx_status_t hlx_dnnl_run_reorder(dnnl_primitive_t prim,
                                   const dnnl_memory_desc_t* from_md,
                                   const void* from,
