@@ -9,9 +9,11 @@ Models (from ../shared/models, read in place, never copied):
   resnet  jax_resnet_50_weights_as_args.mlir: ResNet-50 (inference batch
           norm) on 1x3x224x224, returning the last block's features and their
           average pool, i.e. torchvision's resnet50 without its fc layer.
-  resnet_reuse  resnet with its weight arguments marked reusable
-          (hlx run --reusable-params 1-): the packed convolution weights are
-          kept from run to run, as an engine that loads weights once would.
+  MODEL_reuse  (resnet_reuse, chess_reuse) that model with its weight
+          arguments marked reusable (hlx run --reusable-params 1-): the packed
+          convolution and matmul weights are kept from run to run, as an
+          engine that loads weights once would (and as PyTorch's frozen graph
+          holds its weights).
   resnet_const  jax_resnet_50.mlir: the same network with its weights as
           (elided) constants, which hlx fills with its deterministic random
           values (--fill-elided): constant weights are packed once and batch
@@ -38,7 +40,7 @@ outputs of the two are compared (max relative error).
 Every configuration runs in its own process; peak memory is that process's
 max RSS (/usr/bin/time). Usage:
   benchmarks/models/models_bench.py [--hlx bazel-bin/tools/hlx]
-      [--models chess,resnet[,resnet_reuse,resnet_const[+wino]]] [--threads 1,2] [--iterations 10]
+      [--models chess,resnet[,chess_reuse,resnet_reuse,resnet_const[+wino]]] [--threads 1,2] [--iterations 10]
       [--shared ../shared]
 """
 import argparse
@@ -56,6 +58,7 @@ MODEL_FILES = {
     "resnet": "jax_resnet_50_weights_as_args.mlir",
     "resnet_const": "jax_resnet_50.mlir",
     "resnet_reuse": "jax_resnet_50_weights_as_args.mlir",
+    "chess_reuse": "searchless_chess_9m.mlir",
 }
 
 
@@ -300,9 +303,10 @@ def main():
         model, _, variant = spec.partition("+")
         wino = ["--winograd"] if variant == "wino" else []
         path = os.path.join(a.shared, "models", MODEL_FILES[model])
-        # resnet_reuse: resnet's inputs and peer, weights marked reusable.
-        kind = "resnet" if model == "resnet_reuse" else model
-        extra = ["--reusable-params", "1-"] if model == "resnet_reuse" else []
+        # MODEL_reuse: MODEL's inputs and peer, weights marked reusable.
+        reuse = model.endswith("_reuse")
+        kind = model[:-len("_reuse")] if reuse else model
+        extra = ["--reusable-params", "1-"] if reuse else []
         with tempfile.TemporaryDirectory() as tmp:
             inputs = make_inputs(kind, path, tmp)
             for t in threads:
