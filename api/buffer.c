@@ -72,7 +72,7 @@ hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
                                        const int64_t* padded,
                                        const hlx_allocator_t* a,
-                                       const void* data,
+                                       const void* data, hlx_buffer_fill_t fill,
                                        hlx_buffer_t** out_buffer) {
   const char* who = "hlx_buffer_create";
   hlx_buffer_t* b;
@@ -108,7 +108,10 @@ hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
   /* Copy the caller's bytes, zero the rest (all of it without data). */
   size_t copied = data ? b->bytes : 0;
   if (copied) memcpy(b->data, data, copied);
-  memset((char*)b->data + copied, 0, alloc - copied);
+  if (fill == HLX_BUFFER_FILL_ZERO || copied)
+    memset((char*)b->data + copied, 0, alloc - copied);
+  else if (fill == HLX_BUFFER_FILL_POISON)
+    memset(b->data, 0xff, alloc);
   *out_buffer = b;
   return NULL;
 }
@@ -127,7 +130,7 @@ hlx_status_t hlx_buffer_create_with_options(const hlx_tensor_desc_t* desc,
   hlx_buffer_t* b;
   HLX_RETURN_IF_ERROR(hlx_internal_buffer_alloc(
       desc, o.minor_to_major, o.padded_dimensions, o.allocator ? &a : NULL,
-      data, &b));
+      data, HLX_BUFFER_FILL_ZERO, &b));
   *out_buffer = b;
   return NULL;
 }

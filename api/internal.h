@@ -26,14 +26,22 @@ struct hlx_buffer_t {
   bool owned; /* data came from aligned_alloc: free() it */
 };
 
+/* What a new buffer's memory holds before anyone writes it. */
+typedef enum hlx_buffer_fill_t {
+  HLX_BUFFER_FILL_ZERO,   /* zeros, then a copy of data when given */
+  HLX_BUFFER_FILL_NONE,   /* left as allocated: the caller writes all of it */
+  HLX_BUFFER_FILL_POISON, /* NONE, but all bytes 0xff (NaN, -1): a test aid */
+} hlx_buffer_fill_t;
+
 /* Buffer memory (api/buffer.c): a buffer of desc in layout m2m (NULL =
  * row-major) padded to `padded` (NULL = none) from allocator a (NULL =
- * default heap), holding a copy of data (NULL: zeros). */
+ * default heap), holding a copy of data (NULL: zeros), or with fill NONE
+ * and no data, memory the caller will overwrite. */
 hlx_status_t hlx_internal_buffer_alloc(const hlx_tensor_desc_t* desc,
                                        const int32_t* m2m,
                                        const int64_t* padded,
                                        const hlx_allocator_t* a,
-                                       const void* data,
+                                       const void* data, hlx_buffer_fill_t fill,
                                        hlx_buffer_t** out_buffer);
 size_t hlx_internal_desc_bytes(const hlx_tensor_desc_t* d);
 
