@@ -237,6 +237,8 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
                                     ? 1
                                     : hlx_pool_num_threads(e->pool),
                             .conv_winograd = o.conv_winograd,
+                            .fast_compile = o.fast_compile,
+                            .parallel = e->parallel,
                             .reusable_entry = f->name,
                             .reusable_params = reusable,
                             .num_reusable_params = reusable ? num_leaves : 0};

@@ -186,6 +186,11 @@ typedef struct hlx_compile_options_t {
    * and the transformed weights take more memory). false by default;
    * HLX_CONV_WINOGRAD=1 turns it on for every executable. */
   bool conv_winograd;
+  /* Spend less time compiling, at some cost in run time: FFT plans use
+   * FFTW_ESTIMATE instead of measuring (FFTW_MEASURE, whose wisdom is kept
+   * in a file, kernels/libs/fftw.h). HLX_FFTW_ESTIMATE=1 does the same for
+   * every executable. false by default. */
+  bool fast_compile;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 

@@ -39,6 +39,11 @@ typedef struct hlx_lower_options_t {
   int32_t library_threads;
   /* hlx_compile_options_t.conv_winograd (or HLX_CONV_WINOGRAD=1). */
   bool conv_winograd;
+  /* hlx_compile_options_t.fast_compile: FFTW_ESTIMATE plans. */
+  bool fast_compile;
+  /* The executable's pool (NULL: none), where FFTW measures threaded
+   * plans while planning. */
+  const struct hlx_parallel_t* parallel;
   /* Parameter leaves of function `reusable_entry` whose buffers keep their
    * contents from run to run (hlx_compile_options_t.reusable_params):
    * reusable_params[i] for leaf i (num_reusable_params entries), NULL =

@@ -14,17 +14,19 @@ typedef struct fft_args_t {
   int32_t rank, fft_rank;
   int64_t dims[HLX_MAX_RANK];
   int64_t fft_length[3];
-  const hlx_fftw_plan_t* fftw; /* NULL: the reference kernel */
+  hlx_fftw_plan_t* fftw; /* NULL: the reference kernel */
 } fft_args_t;
 
 static hlx_status_t run_fft(const void* args, void* const* in,
                             void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const fft_args_t* a = args;
-  if (a->fftw) return hlx_fftw_execute(a->fftw, in[0], out[0]);
+  /* a threaded plan splits its loops over the task's pool */
+  if (a->fftw) return hlx_fftw_execute(a->fftw, in[0], out[0], ctx->parallel);
   return hlx_ref_fft(a->type, a->in_dtype, a->out_dtype, a->rank, a->dims,
                      a->fft_rank, a->fft_length, in[0], out[0]);
 }
+
+static void release_plan(void* p) { hlx_fftw_plan_release(p); }
 
 static hlx_status_t lower_fft(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   if (op->num_operands != 1 || op->num_results != 1)
@@ -152,11 +154,19 @@ static hlx_status_t lower_fft(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   memcpy(a->fft_length, len, sizeof(int64_t) * (size_t)L);
   const char* ref = getenv("HLX_FFT_REFERENCE");
   if (!(ref && *ref == '1')) {
-    hlx_status_t st = hlx_fftw_plan_get(a->type, it, R, a->dims, L, len,
-                                        &a->fftw);
+    /* MEASURE (or ESTIMATE for a fast compile); large transforms get the
+     * executable's threads and are measured on its pool. */
+    hlx_fftw_options_t fo = {.estimate = c->lm->options.fast_compile,
+                             .threads = c->lm->options.library_threads,
+                             .parallel = c->lm->options.parallel};
+    hlx_status_t st = hlx_fftw_plan_obtain(a->type, it, R, a->dims, L, len,
+                                           &fo, &a->fftw);
     if (st) { /* not for FFTW: the reference kernel takes it */
       hlx_status_free(st);
       a->fftw = NULL;
+    } else if (!hlx_plan_on_destroy(c->plan, release_plan, a->fftw)) {
+      hlx_fftw_plan_release(a->fftw); /* the plan holds it until destroyed */
+      return hlx_status_oom();
     }
   }
   int32_t in, out;

@@ -56,7 +56,7 @@ out=$(run run_mlir "$MLIR" 2>&1) || fail "run_mlir exit status $?: $out"
 
 # 2. The same program against the static archive and the system libraries.
 if cc "${SAN[@]}" -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
-     -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
+     -lfftw3f_threads -lfftw3_threads -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
      -o "$PREFIX/bin/example_static" 2>"$PREFIX/cc_static.log"; then
   out=$("$PREFIX/bin/example_static" 2>&1) || fail "static example exit status $?"
   grep -qxF "logits: 6.500000 -1.500000 0.500000 2.500000" <<<"$out" || fail "static: wrong logits: $out"

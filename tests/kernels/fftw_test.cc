@@ -1,12 +1,19 @@
 // FFTW plans (kernels/libs/fftw.c) against the reference fft kernel: all
 // four transform types, ranks 1-3, power-of-two / odd / prime lengths,
-// batches, f32 and f64, non-finite inputs, and the fallback cases.
+// batches, f32 and f64, measured and estimated, threaded plans on a pool,
+// non-finite inputs, the fallback cases, the wisdom file and the bounded
+// plan cache.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -16,11 +23,42 @@ extern "C" {
 
 namespace {
 
+// The wisdom file lives in the test's scratch directory, never in $HOME;
+// set before the first plan reads it.
+std::string WisdomPath(const char* name) {
+  const char* t = std::getenv("TEST_TMPDIR");
+  return std::string(t && *t ? t : "/tmp") + "/" + name;
+}
+const bool kWisdomEnv = [] {
+  setenv("HLX_FFTW_WISDOM", WisdomPath("fftw_test.wisdom").c_str(), 1);
+  return true;
+}();
+
+// A two-thread hlx_parallel_t: the calling thread and one std::thread
+// split the range, as hlx's pool would.
+struct TwoThreads {
+  static int NumThreads(void*) { return 2; }
+  static void For(void*, size_t n, size_t grain, hlx_parallel_fn fn,
+                  void* arg) {
+    (void)grain;
+    size_t mid = n / 2;
+    calls++;
+    std::thread t([&] { fn(arg, mid, n); });
+    fn(arg, 0, mid);
+    t.join();
+  }
+  static std::atomic<int> calls;
+  hlx_parallel_t par{nullptr, NumThreads, For};
+};
+std::atomic<int> TwoThreads::calls{0};
+
 struct Case {
   hlx_fft_type_t type;
   bool f64;
   std::vector<int64_t> dims;  // operand dims
   std::vector<int64_t> len;   // fft_length
+  bool estimate = false;
+  const hlx_parallel_t* par = nullptr;  // threads = 2 with it
 };
 
 int64_t Count(const std::vector<int64_t>& d) {
@@ -69,11 +107,15 @@ void Check(const Case& c, bool poison = false) {
                                c.dims.data(), (int32_t)c.len.size(),
                                c.len.data(), in.data(), want.data());
   ASSERT_EQ(s, nullptr) << hlx_status_message(s);
-  const hlx_fftw_plan_t* p = nullptr;
-  s = hlx_fftw_plan_get(c.type, in_t, (int32_t)c.dims.size(), c.dims.data(),
-                        (int32_t)c.len.size(), c.len.data(), &p);
+  hlx_fftw_plan_t* p = nullptr;
+  hlx_fftw_options_t o = {c.estimate, c.par ? 2 : 1, c.par};
+  s = hlx_fftw_plan_obtain(c.type, in_t, (int32_t)c.dims.size(),
+                           c.dims.data(), (int32_t)c.len.size(), c.len.data(),
+                           &o, &p);
   ASSERT_EQ(s, nullptr) << hlx_status_message(s);
-  ASSERT_EQ(hlx_fftw_execute(p, in.data(), got.data()), nullptr);
+  s = hlx_fftw_execute(p, in.data(), got.data(), c.par);
+  hlx_fftw_plan_release(p);
+  ASSERT_EQ(s, nullptr);
   EXPECT_EQ(in, in_copy) << "the operand was modified";
   double mag = 0;
   for (size_t i = 0; i < out_reals; i++) {
@@ -118,11 +160,47 @@ std::vector<int64_t> Dims(hlx_fft_type_t t, std::vector<int64_t> batch,
   return batch;
 }
 
+// Estimated plans for every length; measured ones (~0.5 s of planning per
+// shape without wisdom) for a few.
 TEST(Fftw, OneDimensionalLengthsMatchReference) {
   for (hlx_fft_type_t t : kTypes)
-    for (bool f64 : {false, true})
+    for (bool f64 : {false, true}) {
       for (int64_t n : {1, 2, 7, 16, 97, 120, 1024, 4099})
-        Check({t, f64, Dims(t, {3}, {n}), {n}});
+        Check({t, f64, Dims(t, {3}, {n}), {n}, true});
+      for (int64_t n : {7, 1024})
+        Check({t, f64, Dims(t, {3}, {n}), {n}, false});
+    }
+}
+
+// Past the thread threshold the plan is made for two threads and FFTW's
+// loops run through the hlx_parallel_t given to execute.
+TEST(Fftw, ThreadedPlansMatchReferenceAndUseThePool) {
+  TwoThreads two;
+  for (hlx_fft_type_t t : kTypes)
+    for (bool f64 : {false, true}) {
+      Check({t, f64, Dims(t, {}, {1 << 17}), {1 << 17}, true, &two.par});
+      Check({t, f64, Dims(t, {8}, {16384}), {16384}, true, &two.par});
+    }
+  // MEASURE times threaded candidates through the pool while planning.
+  Check({HLX_FFT_FFT, false, {512, 256}, {512, 256}, false, &two.par});
+  hlx_fftw_plan_t* p = nullptr;
+  int64_t big[] = {1 << 17}, small[] = {1024};
+  hlx_fftw_options_t o = {true, 2, &two.par};
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 1, big, 1, big,
+                                 &o, &p),
+            nullptr);
+  EXPECT_EQ(hlx_fftw_plan_threads(p), 2);
+  std::vector<std::complex<float>> x(big[0], 1.0f), y(big[0]);
+  int before = TwoThreads::calls;
+  ASSERT_EQ(hlx_fftw_execute(p, x.data(), y.data(), &two.par), nullptr);
+  EXPECT_GT(TwoThreads::calls, before) << "no loop ran on the pool";
+  EXPECT_NEAR(y[0].real(), (float)big[0], 1e-3);
+  hlx_fftw_plan_release(p);
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 1, small, 1,
+                                 small, &o, &p),
+            nullptr);
+  EXPECT_EQ(hlx_fftw_plan_threads(p), 1) << "small transforms: one thread";
+  hlx_fftw_plan_release(p);
 }
 
 TEST(Fftw, MultiDimensionalAndBatchedMatchReference) {
@@ -138,28 +216,132 @@ TEST(Fftw, NonFiniteInputsPropagateLikeReference) {
   for (hlx_fft_type_t t : kTypes) Check({t, false, Dims(t, {2}, {16}), {16}}, true);
 }
 
+hlx_fftw_cache_stats_t Stats() {
+  hlx_fftw_cache_stats_t s;
+  hlx_fftw_cache_stats(&s);
+  return s;
+}
+
 TEST(Fftw, PlansAreCachedPerShape) {
-  const hlx_fftw_plan_t *a = nullptr, *b = nullptr;
+  hlx_fftw_plan_t *a = nullptr, *b = nullptr;
   int64_t dims[] = {4, 64}, len[] = {64};
-  ASSERT_EQ(hlx_fftw_plan_get(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1, len, &a),
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1, len,
+                                 nullptr, &a),
             nullptr);
-  ASSERT_EQ(hlx_fftw_plan_get(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1, len, &b),
+  int64_t builds = Stats().builds;
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1, len,
+                                 nullptr, &b),
             nullptr);
   EXPECT_EQ(a, b);
+  EXPECT_EQ(Stats().builds, builds);
+  hlx_fftw_plan_release(a);
+  hlx_fftw_plan_release(b);
+}
+
+// Released plans stay cached up to the idle capacity; past it the
+// longest-idle ones are destroyed, and plans in use never are.
+TEST(Fftw, IdlePlansAreBounded) {
+  int32_t prev = hlx_fftw_cache_set_idle_capacity(3);
+  hlx_fftw_cache_stats_t s0 = Stats();
+  hlx_fftw_options_t est = {true, 1, nullptr};
+  int64_t keep_len[] = {40};
+  hlx_fftw_plan_t* keep = nullptr;
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 1, keep_len, 1,
+                                 keep_len, &est, &keep),
+            nullptr);
+  for (int64_t i = 0; i < 20; i++) {
+    int64_t len[] = {200 + i};
+    hlx_fftw_plan_t* p = nullptr;
+    ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_RFFT, HLX_DTYPE_F32, 1, len, 1,
+                                   len, &est, &p),
+              nullptr);
+    hlx_fftw_plan_release(p);
+    EXPECT_LE(Stats().idle, 3);
+  }
+  hlx_fftw_cache_stats_t s = Stats();
+  EXPECT_EQ(s.idle, 3);
+  EXPECT_LE(s.live - s.idle, s0.live - s0.idle + 1);
+  // The newest idle plan is reused, the oldest was rebuilt.
+  int64_t last[] = {219}, first[] = {200};
+  hlx_fftw_plan_t* p = nullptr;
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_RFFT, HLX_DTYPE_F32, 1, last, 1, last,
+                                 &est, &p),
+            nullptr);
+  EXPECT_EQ(Stats().builds, s.builds);
+  hlx_fftw_plan_release(p);
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_RFFT, HLX_DTYPE_F32, 1, first, 1,
+                                 first, &est, &p),
+            nullptr);
+  EXPECT_EQ(Stats().builds, s.builds + 1);
+  hlx_fftw_plan_release(p);
+  // The plan in use survived every eviction and still computes.
+  std::vector<std::complex<float>> x(40, 1.0f), y(40);
+  ASSERT_EQ(hlx_fftw_execute(keep, x.data(), y.data(), nullptr), nullptr);
+  EXPECT_NEAR(y[0].real(), 40.0f, 1e-4);
+  hlx_fftw_plan_release(keep);
+  hlx_fftw_cache_set_idle_capacity(0);
+  EXPECT_EQ(Stats().idle, 0);
+  hlx_fftw_cache_set_idle_capacity(prev);
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// MEASURE writes what it learnt to the wisdom file; a process starting
+// afresh (simulated by forgetting the wisdom) reads it and plans that
+// shape from wisdom alone, with the same results, leaving the file as it
+// was. Both precisions share the file.
+TEST(Fftw, WisdomFileIsWrittenAndReused) {
+  std::string path = WisdomPath("reuse.wisdom");
+  std::remove(path.c_str());
+  setenv("HLX_FFTW_WISDOM", path.c_str(), 1);
+  hlx_fftw_reset_wisdom_for_testing();
+  hlx_fftw_cache_stats_t s0 = Stats();
+  Check({HLX_FFT_FFT, false, {2, 3000}, {3000}});
+  Check({HLX_FFT_IRFFT, true, {5, 601}, {1200}});
+  hlx_fftw_cache_stats_t s1 = Stats();
+  EXPECT_EQ(s1.wisdom_hits, s0.wisdom_hits);
+  EXPECT_EQ(s1.wisdom_writes, s0.wisdom_writes + 2);
+  std::string text = ReadAll(path);
+  ASSERT_NE(text.find("fftwf_wisdom"), std::string::npos) << text;
+  ASSERT_NE(text.find("fftw_wisdom"), std::string::npos) << text;
+
+  hlx_fftw_reset_wisdom_for_testing();
+  Check({HLX_FFT_FFT, false, {2, 3000}, {3000}});
+  Check({HLX_FFT_IRFFT, true, {5, 601}, {1200}});
+  hlx_fftw_cache_stats_t s2 = Stats();
+  EXPECT_EQ(s2.wisdom_hits, s1.wisdom_hits + 2) << "wisdom not reused";
+  EXPECT_EQ(s2.builds, s1.builds + 2);
+  EXPECT_EQ(s2.wisdom_writes, s1.wisdom_writes);
+  EXPECT_EQ(ReadAll(path), text);
+
+  // No file, an unreadable one or an unwritable place: planning measures.
+  for (std::string bad : {WisdomPath("no/such/dir/w"), WisdomPath("")}) {
+    setenv("HLX_FFTW_WISDOM", bad.c_str(), 1);
+    hlx_fftw_reset_wisdom_for_testing();
+    Check({HLX_FFT_RFFT, false, {3, 77}, {77}});
+  }
+  setenv("HLX_FFTW_WISDOM", WisdomPath("fftw_test.wisdom").c_str(), 1);
+  hlx_fftw_reset_wisdom_for_testing();
 }
 
 // Shapes FFTW is not given (empty transforms, wrong element types) are
 // UNIMPLEMENTED, so the caller falls back to the reference kernel.
 TEST(Fftw, EmptyAndUnsupportedShapesFallBack) {
-  const hlx_fftw_plan_t* p = nullptr;
+  hlx_fftw_plan_t* p = nullptr;
   int64_t dims[] = {0, 8}, len[] = {8};
-  hlx_status_t s = hlx_fftw_plan_get(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1,
-                                     len, &p);
+  hlx_status_t s = hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims,
+                                        1, len, nullptr, &p);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(hlx_status_code(s), HLX_STATUS_UNIMPLEMENTED);
   hlx_status_free(s);
   int64_t dims2[] = {8};
-  s = hlx_fftw_plan_get(HLX_FFT_FFT, HLX_DTYPE_F32, 1, dims2, 1, len, &p);
+  s = hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_F32, 1, dims2, 1, len,
+                           nullptr, &p);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(hlx_status_code(s), HLX_STATUS_UNIMPLEMENTED);
   hlx_status_free(s);
