@@ -9,6 +9,7 @@
 #include "graph/lower_attention.h"
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
+#include "graph/lower_row_fusion.h"
 #include "graph/verify.h"
 #include "kernels/elementwise.h"
 
@@ -350,7 +351,7 @@ static hlx_status_t fusion_of(hlx_lower_ctx_t* c, const hlx_block_t* b,
     dead[i] = hlx_lower_op_is_dead(c, b->ops[i]);
   hlx_status_t st = hlx_fusion_analyze_ex(b, c->func->num_values, dead,
                                           hlx_lower_fusion_reduce_ok,
-                                          hlx_lower_attention_or_epilogue_match,
+                                          hlx_lower_group_match,
                                           c, out);
   free(dead);
   return st;

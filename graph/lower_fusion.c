@@ -21,6 +21,7 @@
 #include "graph/fusion.h"
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
+#include "graph/lower_row_fusion.h"
 #include "graph/region_match.h"
 #include "kernels/dispatch.h"
 #include "kernels/fused_elementwise.h"
@@ -100,8 +101,8 @@ enum { kMaxReduceRow = 1 << 16 };
  * static, non-quantized input reduced over its trailing dims with a
  * recognised combiner the reduce kernels serve, result of the input's
  * element type, rows of at most kMaxReduceRow elements. */
-static bool reduce_params(const hlx_op_t* op, hlx_reduce_op_t* rop,
-                          size_t* row) {
+bool hlx_lower_fusion_reduce_params(const hlx_op_t* op, hlx_reduce_op_t* rop,
+                                    size_t* row) {
   if (op->code != HLX_OP_REDUCE || op->num_operands != 2 ||
       op->num_results != 1 || op->num_regions != 1)
     return false;
@@ -140,7 +141,7 @@ static bool reduce_params(const hlx_op_t* op, hlx_reduce_op_t* rop,
 bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op) {
   hlx_reduce_op_t rop;
   size_t row;
-  return reduce_params(op, &rop, &row);
+  return hlx_lower_fusion_reduce_params(op, &rop, &row);
 }
 
 /* ---- program building ---------------------------------------------------- */
@@ -161,8 +162,7 @@ static void row_major(const hlx_type_t* t, int64_t* strides) {
   }
 }
 
-/* Whether v is a constant whose elements are all equal. */
-static bool splat_constant(const hlx_value_t* v) {
+bool hlx_lower_splat_constant(const hlx_value_t* v) {
   if (!v->def || v->def->code != HLX_OP_CONSTANT) return false;
   const hlx_attr_t* a = hlx_op_attr(v->def, "value");
   if (!a || a->kind != HLX_ATTR_DENSE || !a->type || a->type->quant)
@@ -195,7 +195,7 @@ static int32_t add_input(builder_t* b, const hlx_value_t* v,
 /* An operand defined outside the group, read at the group's shape. */
 static int32_t direct_input(builder_t* b, const hlx_value_t* v) {
   int64_t strides[HLX_FUSED_MAX_RANK] = {0};
-  if (v->type->rank == b->shape->rank && !splat_constant(v))
+  if (v->type->rank == b->shape->rank && !hlx_lower_splat_constant(v))
     row_major(v->type, strides);
   return add_input(b, v, strides);
 }
@@ -241,7 +241,7 @@ static int32_t broadcast_input(builder_t* b, const hlx_block_t* blk,
   const hlx_type_t* t = v->type;
   int64_t in_strides[HLX_FUSED_MAX_RANK], strides[HLX_FUSED_MAX_RANK] = {0};
   row_major(t, in_strides);
-  if (!splat_constant(v))
+  if (!hlx_lower_splat_constant(v))
     for (int32_t i = 0; i < t->rank; i++)
       if (t->dims[i] != 1) strides[map[i]] += in_strides[i];
   return add_input(b, v, strides);
@@ -256,9 +256,19 @@ static bool parse_compare(const hlx_op_t* op, hlx_dtype_t t,
                         ? strstr(kDirs, d->enum_value)
                         : NULL;
   int dir = hit ? (int)(hit - kDirs) / 3 : -1;
-  /* Only the default comparison; explicit compare_types (and their
-   * checks) stay with lower_compare. */
-  if (dir < 0 || hlx_op_attr(op, "compare_type")) return false;
+  /* The default comparison, or an explicit compare_type that names it
+   * (FLOAT for floats, SIGNED / UNSIGNED for ints, as JAX writes them);
+   * others (and their checks) stay with lower_compare. */
+  const hlx_attr_t* ct = hlx_op_attr(op, "compare_type");
+  if (dir < 0) return false;
+  if (ct) {
+    const char* want = hlx_dtype_is_signed_int(t)     ? "SIGNED"
+                       : hlx_dtype_is_unsigned_int(t) ? "UNSIGNED"
+                       : hlx_dtype_is_float(t)        ? "FLOAT"
+                                                      : NULL;
+    if (ct->kind != HLX_ATTR_ENUM || !want || strcmp(ct->enum_value, want))
+      return false;
+  }
   unsigned char x[16] = {0}, y[16] = {0};
   uint8_t r;
   if (!hlx_ref_compare((hlx_compare_dir_t)dir, HLX_CMP_DEFAULT, t, x, y, &r, 1))
@@ -309,6 +319,14 @@ static bool step_kernel(const hlx_op_t* op, hlx_fusion_kind_t k, int32_t id,
     default:
       return false;
   }
+}
+
+bool hlx_lower_fused_step_of(const hlx_op_t* op, hlx_fused_step_t* s) {
+  int32_t id = 0;
+  hlx_fusion_kind_t k = hlx_fusion_kind(op->code, &id);
+  memset(s, 0, sizeof *s);
+  s->num_operands = op->num_operands;
+  return k != HLX_FUSION_BROADCAST && step_kernel(op, k, id, s);
 }
 
 /* Whether the task meets HLX_TASK_ELEMENTWISE (scheduler/plan.h), so
@@ -362,6 +380,8 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
                                    bool* done) {
   *done = false;
   if (f->head[g] >= 0) {
+    HLX_RETURN_IF_ERROR(hlx_lower_row_group(c, blk, f, g, done));
+    if (*done) return NULL;
     const hlx_op_t* h = blk->ops[f->head[g]];
     const hlx_op_t* r = blk->ops[f->root[g]];
     if (h->code == HLX_OP_DOT_GENERAL && r->code == HLX_OP_TRANSPOSE)
@@ -465,7 +485,7 @@ hlx_status_t hlx_lower_fused_group(hlx_lower_ctx_t* c, const hlx_block_t* blk,
   if (red) {
     hlx_fused_reduce_t* r = &a->prog.reduce;
     int64_t zero[HLX_FUSED_MAX_RANK] = {0};
-    if (!reduce_params(red, &r->op, &r->row)) return NULL;
+    if (!hlx_lower_fusion_reduce_params(red, &r->op, &r->row)) return NULL;
     r->fn = hlx_reduce;
     r->init_input = add_input(&b, red->operands[1], zero);
     if (r->init_input < 0) return NULL;

@@ -129,6 +129,14 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
                                void* reduced, size_t begin, size_t end,
                                void* scratch);
 
+/* Runs one step's kernel on n elements: y = step(a[0], a[1], a[2]).
+ * False if the kernel refused its dtype. */
+bool hlx_fused_step_apply(const hlx_fused_step_t* s, const void* const* a,
+                          void* y, size_t n);
+
+/* dst[0..n) = n copies of the es-byte element at src. */
+void hlx_fused_fill(void* dst, const void* src, size_t es, size_t n);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

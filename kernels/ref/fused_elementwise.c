@@ -78,8 +78,9 @@ static void classify(const hlx_fused_program_t* p, const hlx_fused_input_t* in,
 /* dst[0..n) = n copies of the element at src. A 64-byte pattern, then
  * fixed-size block copies (inlined as vector moves): cheap even for the
  * short rows of a per-row broadcast, where a chain of libc calls is not. */
-static void fill(unsigned char* dst, const unsigned char* src, size_t es,
-                 size_t n) {
+void hlx_fused_fill(void* dst_v, const void* src_v, size_t es, size_t n) {
+  unsigned char* dst = dst_v;
+  const unsigned char* src = src_v;
   enum { kBlock = 64 };
   unsigned char pat[kBlock];
   size_t total = n * es, off = 0;
@@ -147,7 +148,7 @@ static void gather(const in_view_t* v, const unsigned char* base, size_t es,
     if (run > n - done) run = n - done;
     const unsigned char* src = base + (size_t)off * es;
     if (s == 0)
-      fill(dst, src, es, run);
+      hlx_fused_fill(dst, src, es, run);
     else if (s == 1)
       memcpy(dst, src, run * es);
     else
@@ -180,6 +181,28 @@ static const void* operand(const hlx_fused_ref_t* r, const in_view_t* views,
   return v->tile;
 }
 
+bool hlx_fused_step_apply(const hlx_fused_step_t* s, const void* const* a,
+                          void* y, size_t n) {
+  switch (s->kind) {
+    case HLX_FUSED_UNARY:
+      s->unary(a[0], y, n);
+      return true;
+    case HLX_FUSED_BINARY:
+      s->binary(a[0], a[1], y, n);
+      return true;
+    case HLX_FUSED_COMPARE:
+      return s->compare(s->dir, s->cmp_type, s->in_dtype, a[0], a[1], y, n);
+    case HLX_FUSED_SELECT:
+      s->select(hlx_dtype_size(s->in_dtype), a[0], false, a[1], a[2], y, n);
+      return true;
+    case HLX_FUSED_CLAMP:
+      return hlx_ref_clamp(s->in_dtype, a[0], false, a[1], a[2], false, y, n);
+    case HLX_FUSED_CONVERT:
+      return s->convert(s->in_dtype, a[0], s->out_dtype, y, n);
+  }
+  return false;
+}
+
 bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
                                const void* const* inputs, void* out,
                                void* reduced, size_t begin, size_t end,
@@ -198,7 +221,7 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
     v->tile = next;
     next += align_up(tile * p->inputs[i].elem_size);
     if (v->mode == kScalar)
-      fill(v->tile, inputs[i], p->inputs[i].elem_size, tile);
+      hlx_fused_fill(v->tile, inputs[i], p->inputs[i].elem_size, tile);
     if (v->mode == kGather && v->period && tile % v->period == 0 &&
         begin % v->period == 0 && begin < end) {
       /* Later tiles (all full but the last) repeat the first's values. */
@@ -222,30 +245,7 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
       void* y = k < p->num_steps - 1 ? (void*)(regs + (size_t)s->dst * reg_stride)
                 : p->write_values      ? (void*)((unsigned char*)out + lo * out_es)
                                        : (void*)last_reg;
-      switch (s->kind) {
-        case HLX_FUSED_UNARY:
-          s->unary(a[0], y, n);
-          break;
-        case HLX_FUSED_BINARY:
-          s->binary(a[0], a[1], y, n);
-          break;
-        case HLX_FUSED_COMPARE:
-          if (!s->compare(s->dir, s->cmp_type, s->in_dtype, a[0], a[1], y, n))
-            return false;
-          break;
-        case HLX_FUSED_SELECT:
-          s->select(hlx_dtype_size(s->in_dtype), a[0], false, a[1], a[2], y,
-                    n);
-          break;
-        case HLX_FUSED_CLAMP:
-          if (!hlx_ref_clamp(s->in_dtype, a[0], false, a[1], a[2], false, y,
-                             n))
-            return false;
-          break;
-        case HLX_FUSED_CONVERT:
-          if (!s->convert(s->in_dtype, a[0], s->out_dtype, y, n)) return false;
-          break;
-      }
+      if (!hlx_fused_step_apply(s, a, y, n)) return false;
     }
     if (p->reduce.fn) {
       /* Whole rows: the same per-row kernel call the unfused reduce makes. */

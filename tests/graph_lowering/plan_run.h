@@ -15,6 +15,7 @@
 #include <vector>
 
 extern "C" {
+#include "base/parallel.h"
 #include "graph/lower.h"
 #include "graph/stablehlo/parser.h"
 #include "kernels/elementwise.h"
@@ -71,7 +72,17 @@ inline int32_t Tasks(const hlx_plan_t* p) {
 
 using Buffers = std::vector<std::vector<unsigned char>>;
 
-inline Buffers RunPlan(const hlx_plan_t* p, const Buffers& in) {
+// A pool stand-in that claims four threads and runs a parallel_for's
+// chunks one at a time: tasks split their work deterministically.
+inline int FourThreads(void*) { return 4; }
+inline void SerialFor(void*, size_t n, size_t, hlx_parallel_fn fn,
+                      void* arg) {
+  for (size_t i = 0; i < n; i++) fn(arg, i, i + 1);
+}
+
+// Runs p on `in`; with split, through the stand-in pool above.
+inline Buffers RunPlan(const hlx_plan_t* p, const Buffers& in,
+                       bool split = false) {
   std::vector<const void*> params;
   for (auto& b : in) params.push_back(b.data());
   Buffers out(p->num_results);
@@ -80,8 +91,10 @@ inline Buffers RunPlan(const hlx_plan_t* p, const Buffers& in) {
     out[i].resize(p->slot_bytes[p->result_slots[i]] + 1);
     res.push_back(out[i].data());
   }
+  hlx_parallel_t par = {nullptr, FourThreads, SerialFor};
   hlx_run_ctx_t ctx = {};
   ctx.sequential = true;
+  if (split) ctx.parallel = &par;
   hlx_status_t s = hlx_plan_execute(p, params.data(), res.data(), &ctx);
   EXPECT_EQ(s, nullptr) << (s ? hlx_status_message(s) : "");
   hlx_status_free(s);
