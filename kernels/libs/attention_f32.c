@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/libs/thread_buffer.h"
+
 /* Query rows per block: 16 x Lk of S (5 KB at the chess Lk = 79) stays in
  * L1 between the products and the softmax. */
 enum { kBlockRows = 16 };
@@ -244,19 +246,22 @@ static void prefetch_problem(const hlx_attention_params_t* p,
   prefetch_rows(jb->v + p->v_off[b], p->lk, p->v_sj, p->dv, p->v_se);
 }
 
+/* Each thread's scratch, kept across runs (no allocation per chunk). */
+static hlx_thread_buffer_t g_scratch = HLX_THREAD_BUFFER_INIT;
+
 static void run_range(void* arg, size_t b0, size_t b1) {
   job_t* jb = arg;
-  /* 64-byte rows of the tiles (ld is a multiple of 16 floats), zeroed: the
-   * row passes read the pad columns (masked) */
-  size_t bytes = (jb->a->scratch_floats * sizeof(float) + 63) / 64 * 64;
-  float* scratch = aligned_alloc(64, bytes);
-  if (scratch) memset(scratch, 0, bytes);
+  const hlx_attention_f32_t* a = jb->a;
+  float* scratch =
+      hlx_thread_buffer(&g_scratch, a->scratch_floats * sizeof(float), NULL);
   if (!scratch) {
     __atomic_store_n(&jb->failed, 1, __ATOMIC_RELAXED);
     return;
   }
+  /* The row passes read the pad columns of the K^T and S tiles (masked):
+   * zero them, not another run's values, so they hold no NaN or denormal. */
+  memset(scratch, 0, (size_t)((a->p.d + a->rows) * a->ld) * sizeof(float));
   for (size_t b = b0; b < b1; b++) one_problem(jb, (int64_t)b, scratch);
-  free(scratch);
 }
 
 bool hlx_attention_f32_run(const hlx_attention_f32_t* a, const float* q,

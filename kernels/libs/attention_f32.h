@@ -1,6 +1,7 @@
 /* Fused scaled dot-product attention, f32 (semantics: kernels/attention.h).
  *
- * Per problem, on one thread with its own scratch, per block of query
+ * Per problem, on one thread with its scratch (one buffer per thread, kept
+ * across runs: kernels/libs/thread_buffer.h), per block of query
  * rows: S = Q K^T into a rows x Lk tile (libxsmm; K packed transposed, Q packed only when its
  * depth is strided), the row softmax in place (vectorised passes and the
  * caller's exp kernel), then O = P V (libxsmm) written straight into O's

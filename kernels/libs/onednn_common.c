@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "kernels/libs/onednn_internal.h"
+#include "kernels/libs/thread_buffer.h"
 
 /* ---- engine, errors ---- */
 
@@ -580,60 +581,9 @@ hlx_status_t hlx_dnnl_blocked_md(dnnl_memory_desc_t* md, int nd,
  * A run's scratchpads (and a convolution's src/dst in the primitive's
  * layout and its weights reordered per run) come from one buffer per
  * calling thread, kept between runs and grown when a bigger primitive
- * needs more: a fresh multi-MB buffer per run costs page faults every
- * time. A buffer is freed
- * when its thread exits; every buffer is also on a process-wide list so
- * that leak checkers see the main thread's as reachable. */
-typedef struct workspace_t {
-  struct workspace_t *prev, *next;
-  size_t bytes;
-  void* data; /* 64-byte aligned */
-} workspace_t;
-
-static pthread_key_t g_ws_key;
-static bool g_ws_key_ok;
-static pthread_once_t g_ws_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t g_ws_mu = PTHREAD_MUTEX_INITIALIZER;
-static workspace_t g_ws_all = {&g_ws_all, &g_ws_all, 0, NULL};
-
-static void ws_destroy(void* p) {
-  workspace_t* w = p;
-  pthread_mutex_lock(&g_ws_mu);
-  w->prev->next = w->next;
-  w->next->prev = w->prev;
-  pthread_mutex_unlock(&g_ws_mu);
-  free(w->data);
-  free(w);
-}
-
-static void ws_init(void) {
-  g_ws_key_ok = pthread_key_create(&g_ws_key, ws_destroy) == 0;
-}
+ * needs more (kernels/libs/thread_buffer.h). */
+static hlx_thread_buffer_t g_ws = HLX_THREAD_BUFFER_INIT;
 
 void* hlx_dnnl_workspace(size_t bytes) {
-  pthread_once(&g_ws_once, ws_init);
-  if (!g_ws_key_ok) return NULL;
-  workspace_t* w = pthread_getspecific(g_ws_key);
-  if (!w) {
-    w = calloc(1, sizeof(*w));
-    if (!w) return NULL;
-    if (pthread_setspecific(g_ws_key, w) != 0) {
-      free(w);
-      return NULL;
-    }
-    pthread_mutex_lock(&g_ws_mu);
-    w->next = g_ws_all.next;
-    w->prev = &g_ws_all;
-    g_ws_all.next->prev = w;
-    g_ws_all.next = w;
-    pthread_mutex_unlock(&g_ws_mu);
-  }
-  if (w->bytes < bytes) {
-    free(w->data);
-    w->bytes = 0;
-    w->data = hlx_dnnl_aligned_buffer(bytes);
-    if (!w->data) return NULL;
-    w->bytes = bytes;
-  }
-  return w->data;
+  return hlx_thread_buffer(&g_ws, bytes, NULL);
 }
