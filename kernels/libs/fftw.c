@@ -362,18 +362,13 @@ static void evict_locked(void) {
 }
 
 /* Smallest transform (elements of the real side, whole batch) planned
- * with threads; below it one thread is faster (measured in RESULTS.md,
- * "FFT, session 7"). HLX_FFTW_THREAD_MIN overrides. */
-static int64_t thread_min(void) {
-  static atomic_llong cached = -1;
-  long long v = atomic_load(&cached);
-  if (v < 0) {
-    const char* e = getenv("HLX_FFTW_THREAD_MIN");
-    long long n = e && *e ? strtoll(e, NULL, 10) : -1;
-    v = n >= 0 ? n : (1ll << 16);
-    atomic_store(&cached, v);
-  }
-  return v;
+ * with threads: 2 threads lost at 2^10..2^14 and won from 2^15 on a busy
+ * 2-core machine (RESULTS.md, "FFT, session 7"). HLX_FFTW_THREAD_MIN
+ * overrides. */
+static int64_t thread_min(void) { /* read per plan: planning is slow anyway */
+  const char* e = getenv("HLX_FFTW_THREAD_MIN");
+  long long n = e && *e ? strtoll(e, NULL, 10) : -1;
+  return n >= 0 ? n : (1ll << 15);
 }
 
 hlx_status_t hlx_fftw_plan_obtain(hlx_fft_type_t type, hlx_dtype_t in_dtype,
