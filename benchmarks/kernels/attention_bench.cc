@@ -69,6 +69,8 @@ void Report(benchmark::State& st) {
                          benchmark::Counter::kIsRate);
 }
 
+// Args: threads, path (0: the register path the lowering runs on AVX-512,
+// 1: the libxsmm blocks).
 void BM_Attention(benchmark::State& st) {
   int threads = static_cast<int>(st.range(0));
   hlx_pool_t* pool = hlx_bench::Pool(threads);
@@ -82,7 +84,8 @@ void BM_Attention(benchmark::State& st) {
   hlx_dtype_t ot;
   hlx_attention_f32_ops_t ops = {
       hlx_unary_kernel(HLX_UNARY_EXP, HLX_DTYPE_F32, &ot),
-      hlx_transpose_kernel(sizeof(float)), (int)hlx_cpu_max_isa()};
+      hlx_transpose_kernel(sizeof(float)), (int)hlx_cpu_max_isa(),
+      st.range(1) == 1};
   for (auto _ : st) {
     if (!hlx_attention_f32_run(&a, l.q.data(), l.k.data(), l.v.data(),
                                l.o.data(), &ops, hlx_pool_parallel(pool))) {
@@ -93,7 +96,12 @@ void BM_Attention(benchmark::State& st) {
   }
   Report(st);
 }
-BENCHMARK(BM_Attention)->Arg(1)->Arg(2)->UseRealTime();
+BENCHMARK(BM_Attention)
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->UseRealTime();
 
 // The products alone, one thread: per problem S[79, 80] = Q Kt and
 // O = S V with libxsmm on K^T packed once before the loop.

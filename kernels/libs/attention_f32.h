@@ -1,13 +1,19 @@
 /* Fused scaled dot-product attention, f32 (semantics: kernels/attention.h).
  *
  * Per problem, on one thread with its scratch (one buffer per thread, kept
- * across runs: kernels/libs/thread_buffer.h), per block of query
- * rows: S = Q K^T into a rows x Lk tile (libxsmm; K packed transposed, Q packed only when its
- * depth is strided), the row softmax in place (vectorised passes and the
- * caller's exp kernel), then O = P V (libxsmm) written straight into O's
- * strides when its columns are unit-strided, else through a small tile.
- * Shapes libxsmm declines run plain loops. Problems are spread over the
- * caller's thread pool. */
+ * across runs: kernels/libs/thread_buffer.h), K packed transposed (rows
+ * padded to whole vectors), Q and V packed only when their columns are
+ * strided, O written straight into its strides when its columns are
+ * unit-strided, else through a small tile. Then either
+ * - the register path (AVX-512, Lk <= 96): per 4 query rows S = Q K^T in
+ *   zmm accumulators, scaled and row-maxed there, one exp-and-sum pass,
+ *   O = E V divided by the row sums on the accumulators; or
+ * - the libxsmm blocks: per block of 16 query rows S = Q K^T (libxsmm),
+ *   the row softmax in place (vectorised passes and the caller's exp
+ *   kernel), then O = P V (libxsmm); shapes libxsmm declines run plain
+ *   loops.
+ * Problems are spread over the caller's thread pool; the next-but-one
+ * problem's rows are prefetched while one computes. */
 #ifndef HLX_KERNELS_LIBS_ATTENTION_F32_H_
 #define HLX_KERNELS_LIBS_ATTENTION_F32_H_
 
@@ -48,6 +54,10 @@ typedef struct hlx_attention_f32_ops_t {
   hlx_transpose_fn transpose; /* 4-byte elements; NULL: a plain loop */
   int simd; /* hlx_isa_t level of the row passes: 0 portable, 1 AVX2,
                2 AVX-512 (x86-64 only) */
+  /* At level 2 with Lk <= 96 the register path runs (no libxsmm, its own
+   * inline exp, the same as the dispatched AVX-512 one); true: the
+   * libxsmm blocks instead (tests, benchmarks). */
+  bool xsmm_blocks;
 } hlx_attention_f32_ops_t;
 
 /* Runs every problem of a (its scalars as set in a->p); par may be NULL.

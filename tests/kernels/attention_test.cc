@@ -3,7 +3,8 @@
 // operand layout the lowering produces (heads interleaved with rows,
 // transposed, padded rows), each scale kind, the floor step, non-default
 // reduce inits, NaN/Inf/denormal inputs, each row-pass ISA level the CPU
-// has, on one thread and split over three.
+// has (at AVX-512 both the register path and the libxsmm blocks), on one
+// thread and split over three.
 //
 // Tolerance: S differs by the summation order of D products (each side
 // within ~D * u * sum|q k| of the exact value, u = 2^-24) and P inherits
@@ -79,12 +80,19 @@ void ThreeThreads(void*, size_t n, size_t, hlx_parallel_fn fn, void* arg) {
 }
 int Three(void*) { return 3; }
 
-void Check(const Case& c, int simd, bool threads) {
+// A row-pass ISA level and, at AVX-512, which path.
+struct Path {
+  int simd;
+  bool xsmm_blocks;
+};
+
+void Check(const Case& c, Path path, bool threads) {
   SCOPED_TRACE(::testing::Message()
                << "lq " << c.lq << " lk " << c.lk << " d " << c.d << " dv "
                << c.dv << " layouts " << c.q << c.k << c.v << c.o << " scale "
-               << c.scale << " floor " << c.floor << " simd " << simd
-               << " threads " << threads << " specials " << c.specials);
+               << c.scale << " floor " << c.floor << " simd " << path.simd
+               << " xsmm blocks " << path.xsmm_blocks << " threads "
+               << threads << " specials " << c.specials);
   Operand q = Make(c.q, c.lq, c.d, 1 + c.lq, 1.0f);
   Operand k = Make(c.k, c.lk, c.d, 2 + c.lk, 1.0f);
   Operand v = Make(c.v, c.lk, c.dv, 3 + c.dv, 1.0f);
@@ -124,7 +132,7 @@ void Check(const Case& c, int simd, bool threads) {
   hlx_dtype_t ot;
   hlx_attention_f32_ops_t ops = {
       hlx_unary_kernel(HLX_UNARY_EXP, HLX_DTYPE_F32, &ot),
-      hlx_transpose_kernel(sizeof(float)), simd};
+      hlx_transpose_kernel(sizeof(float)), path.simd, path.xsmm_blocks};
   hlx_parallel_t par = {nullptr, Three, ThreeThreads};
   ASSERT_TRUE(hlx_attention_f32_run(&a, q.data.data(), k.data.data(),
                                     v.data.data(), got.data(), &ops,
@@ -147,23 +155,42 @@ void Check(const Case& c, int simd, bool threads) {
   if (c.specials) EXPECT_GT(nan_rows, 0);
 }
 
-std::vector<int> Levels() {
-  std::vector<int> l = {0};
-  if (hlx_cpu_supports_isa(HLX_ISA_AVX2)) l.push_back(1);
-  if (hlx_cpu_supports_isa(HLX_ISA_AVX512)) l.push_back(2);
+std::vector<Path> Levels() {
+  std::vector<Path> l = {{0, false}};
+  if (hlx_cpu_supports_isa(HLX_ISA_AVX2)) l.push_back({1, false});
+  if (hlx_cpu_supports_isa(HLX_ISA_AVX512)) {
+    l.push_back({2, true});
+    l.push_back({2, false});  // last: the path the lowering runs
+  }
   return l;
+}
+
+// Each {lq, lk, d, dv} on every path, on one thread and on three.
+template <size_t N>
+void CheckSizes(const int64_t (&sizes)[N][4]) {
+  for (auto& s : sizes)
+    for (Path path : Levels())
+      for (bool threads : {false, true}) {
+        Case c{s[0], s[1], s[2], s[3]};
+        Check(c, path, threads);
+      }
 }
 
 TEST(AttentionF32, OddSizesAgainstReference) {
   const int64_t sizes[][4] = {{79, 79, 32, 32}, {5, 100, 17, 33},
                               {100, 1, 1, 5},   {3, 79, 33, 1},
                               {17, 100, 5, 17}, {1, 1, 1, 1}};
-  for (auto& s : sizes)
-    for (int simd : Levels())
-      for (bool threads : {false, true}) {
-        Case c{s[0], s[1], s[2], s[3]};
-        Check(c, simd, threads);
-      }
+  CheckSizes(sizes);
+}
+
+// The register path's edges: Lk at whole vectors and one past (16, 17),
+// its limit 96 and 97 (libxsmm blocks), query rows not a multiple of its
+// 4-row groups, V/O wider than its 64-column chunks (65, 130).
+TEST(AttentionF32, RegisterPathEdges) {
+  const int64_t sizes[][4] = {{6, 96, 7, 65}, {2, 97, 3, 130},
+                              {3, 16, 1, 64}, {5, 17, 40, 16},
+                              {4, 33, 64, 48}, {7, 80, 32, 129}};
+  CheckSizes(sizes);
 }
 
 TEST(AttentionF32, Layouts) {
@@ -172,7 +199,7 @@ TEST(AttentionF32, Layouts) {
     for (int which = 0; which < 4; which++) {
       Case c{7, 19, 5, 6};
       (which == 0 ? c.q : which == 1 ? c.k : which == 2 ? c.v : c.o) = l;
-      for (int simd : Levels()) Check(c, simd, false);
+      for (Path path : Levels()) Check(c, path, false);
     }
 }
 
@@ -183,20 +210,22 @@ TEST(AttentionF32, ScaleFloorAndInits) {
       Case c{9, 23, 17, 4};
       c.scale = s;
       c.floor = floor;
-      Check(c, Levels().back(), true);
-      c.max_init = 0.5f;  // a finite init takes part in the max
-      c.sum_init = 0.25f;
-      Check(c, Levels().back(), false);
-      Check(c, 0, false);
+      for (Path path : Levels()) {
+        Case d = c;
+        Check(d, path, true);
+        d.max_init = 0.5f;  // a finite init takes part in the max
+        d.sum_init = 0.25f;
+        Check(d, path, false);
+      }
     }
 }
 
 TEST(AttentionF32, NanInfDenormal) {
-  for (int simd : Levels())
+  for (Path path : Levels())
     for (Layout l : {kInterleaved, kTransposed}) {
       Case c{13, 79, 32, 32, l, l, l, l};
       c.specials = true;
-      Check(c, simd, true);
+      Check(c, path, true);
     }
 }
 
