@@ -37,11 +37,12 @@ struct Exe {
   hlx_program_t* prog = nullptr;
   hlx_executable_t* exe = nullptr;
   int64_t n = 0;
-  Exe(int64_t len, bool fast) : n(len) {
+  Exe(int64_t len, bool fast, int32_t threads = 0) : n(len) {
     std::string t = Program(n);
     hlx_compile_options_t o;
     hlx_compile_options_init(&o);
     o.fast_compile = fast;
+    o.num_threads = threads;
     hlx_status_t s = hlx_program_parse(t.data(), t.size(), "t.mlir", 1, &prog);
     if (!s) s = hlx_executable_create(prog, &o, &exe);
     EXPECT_EQ(s, nullptr) << hlx_status_get_message(s);
@@ -132,6 +133,17 @@ TEST_F(FftwLifetime, SharedPlanOutlivesTheFirstExecutable) {
   delete a;
   EXPECT_EQ(Stats().live - Stats().idle, s.live - s.idle) << "b still uses it";
   RunAndCheck(b);
+}
+
+// 2 x 32768 elements is past the thread threshold: on a two-thread
+// executable the plan is made for two threads, measured on the
+// executable's pool, and its loops run there (TSan checks the hand-off).
+TEST_F(FftwLifetime, ThreadedPlanRunsOnTheExecutablesPool) {
+  for (bool fast : {true, false}) {
+    Exe e(32768, fast, 2);
+    RunAndCheck(e);
+    RunAndCheck(e);
+  }
 }
 
 }  // namespace
