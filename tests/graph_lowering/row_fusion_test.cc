@@ -213,6 +213,33 @@ TEST(RowFusionRun, VarianceEndsInAPerRowValue) {
                      1, seed += 2);
 }
 
+// Integer rows (exact: wrapping arithmetic), size-1 dims among the row
+// dims, a per-row value broadcast from a rank-1 tensor, a reduce with a
+// non-zero init, and a call that returns a view of its argument.
+TEST(RowFusionRun, IntRowsAndSizeOneDims) {
+  const char* text = R"(
+    func.func @main(%x: tensor<1x7x1x{L}xi32>, %w: tensor<7xi32>) -> tensor<1x7x1x{L}xi32> {
+      %lo = stablehlo.constant dense<-2147483648> : tensor<i32>
+      %one = stablehlo.constant dense<3> : tensor<i32>
+      %m = stablehlo.reduce(%x init: %lo) applies stablehlo.maximum across dimensions = [3] : (tensor<1x7x1x{L}xi32>, tensor<i32>) -> tensor<1x7x1xi32>
+      %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2] : (tensor<1x7x1xi32>) -> tensor<1x7x1x{L}xi32>
+      %y = stablehlo.subtract %x, %mb : tensor<1x7x1x{L}xi32>
+      %s = stablehlo.reduce(%y init: %one) applies stablehlo.add across dimensions = [3] : (tensor<1x7x1x{L}xi32>, tensor<i32>) -> tensor<1x7x1xi32>
+      %wb = stablehlo.broadcast_in_dim %w, dims = [1] : (tensor<7xi32>) -> tensor<1x7x1xi32>
+      %t = stablehlo.multiply %s, %wb : tensor<1x7x1xi32>
+      %v = call @view(%t) : (tensor<1x7x1xi32>) -> tensor<1x7x1x{L}xi32>
+      %z = stablehlo.multiply %y, %v : tensor<1x7x1x{L}xi32>
+      return %z : tensor<1x7x1x{L}xi32>
+    }
+    func.func private @view(%a: tensor<1x7x1xi32>) -> tensor<1x7x1x{L}xi32> {
+      %b = stablehlo.broadcast_in_dim %a, dims = [0, 1, 2] : (tensor<1x7x1xi32>) -> tensor<1x7x1x{L}xi32>
+      return %b : tensor<1x7x1x{L}xi32>
+    })";
+  unsigned seed = 500;
+  for (const char* l : {"2", "9", "300"})
+    CheckRowFusion(Subst(text, "{L}", l), 1, seed += 2);
+}
+
 // Reads of other rows stay out of the group: a mean over dim 0 broadcast
 // back, and a transpose of the normalized rows (its own task).
 TEST(RowFusionRun, OpsReadingOtherRowsStayOut) {
