@@ -258,16 +258,9 @@ static bool same_step(const hlx_row_step_t* x, const hlx_row_step_t* y) {
   return false;
 }
 
-/* The node of step st on args: an equal earlier step's, or a new one. */
-static int32_t add_step(builder_t* b, const hlx_row_step_t* st,
-                        hlx_dtype_t out, const int32_t* args) {
-  for (int32_t k = 0; k < b->num_steps; k++) {
-    bool same = same_step(&b->steps[k], st) &&
-                b->nodes[b->step_node[k]].dtype == out;
-    for (int32_t i = 0; i < st->num_operands && same; i++)
-      same = b->step_args[k][i] == args[i];
-    if (same) return b->step_node[k];
-  }
+/* The node of a new step st on args (invariant when they all are). */
+static int32_t append_step(builder_t* b, const hlx_row_step_t* st,
+                           hlx_dtype_t out, const int32_t* args) {
   if (b->num_steps == kMaxSteps) return -1;
   int32_t n = new_node(b, st->domain, out);
   if (n < 0) return -1;
@@ -282,6 +275,19 @@ static int32_t add_step(builder_t* b, const hlx_row_step_t* st,
   b->nodes[n].step = k;
   b->nodes[n].invariant = inv;
   return n;
+}
+
+/* The node of step st on args: an equal earlier step's, or a new one. */
+static int32_t add_step(builder_t* b, const hlx_row_step_t* st,
+                        hlx_dtype_t out, const int32_t* args) {
+  for (int32_t k = 0; k < b->num_steps; k++) {
+    bool same = same_step(&b->steps[k], st) &&
+                b->nodes[b->step_node[k]].dtype == out;
+    for (int32_t i = 0; i < st->num_operands && same; i++)
+      same = b->step_args[k][i] == args[i];
+    if (same) return b->step_node[k];
+  }
+  return append_step(b, st, out, args);
 }
 
 /* Node n in domain d: itself, or its (shared) expansion. */
@@ -603,7 +609,7 @@ static int32_t finish(builder_t* b, int32_t root, hlx_row_domain_t out_domain,
     /* The root is an input or a view: copy (or expand) it out. */
     hlx_row_step_t st = {.kind = HLX_ROW_EXPAND, .domain = out_domain,
                          .num_operands = 1};
-    if (add_step(b, &st, rn->dtype, &root) < 0) return -1;
+    if (append_step(b, &st, rn->dtype, &root) < 0) return -1;
     last = b->num_steps - 1;
     b->nodes[b->step_node[last]].invariant = false;
     need[b->step_node[last]] = true;
