@@ -240,6 +240,28 @@ TEST(RowFusionRun, IntRowsAndSizeOneDims) {
     CheckRowFusion(Subst(text, "{L}", l), 1, seed += 2);
 }
 
+// A call whose returned value ignores its row work (and the exponential
+// feeding it): the group keeps only the broadcast of the constant it
+// returns, copied out.
+TEST(RowFusionRun, RootThatIsAViewOfAConstant) {
+  const char* text = R"(
+    func.func @main(%x: tensor<6x11xf32>) -> tensor<6x11xf32> {
+      %e = stablehlo.exponential %x : tensor<6x11xf32>
+      %r = call @f(%e) : (tensor<6x11xf32>) -> tensor<6x11xf32>
+      return %r : tensor<6x11xf32>
+    }
+    func.func private @f(%x: tensor<6x11xf32>) -> tensor<6x11xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %c = stablehlo.constant dense<2.5> : tensor<f32>
+      %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<6x11xf32>, tensor<f32>) -> tensor<6xf32>
+      %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<6xf32>) -> tensor<6x11xf32>
+      %d = stablehlo.subtract %x, %sb : tensor<6x11xf32>
+      %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<6x11xf32>
+      return %cb : tensor<6x11xf32>
+    })";
+  CheckRowFusion(text, 1, 600);
+}
+
 // Reads of other rows stay out of the group: a mean over dim 0 broadcast
 // back, and a transpose of the normalized rows (its own task).
 TEST(RowFusionRun, OpsReadingOtherRowsStayOut) {
