@@ -536,9 +536,9 @@ static int32_t grow(const hlx_lower_ctx_t* c, const hlx_block_t* blk,
 }
 
 /* The row structures tried for a group rooted at head, in order: the
- * root's own shape, then the inputs of the reduces before it (a per-row
- * root such as a variance). Returns how many (at most kMaxRows). */
-enum { kMaxRows = 4 };
+ * root's own shape, then the inputs of the reduces shortly before it (a
+ * per-row root such as a variance). Returns how many (at most kMaxRows). */
+enum { kMaxRows = 4, kReduceWindow = 256 };
 static int32_t row_candidates(const hlx_block_t* blk, int32_t head,
                               rows_t* out) {
   const hlx_op_t* root = blk->ops[head];
@@ -548,8 +548,8 @@ static int32_t row_candidates(const hlx_block_t* blk, int32_t head,
     return 0;
   int32_t n = 0;
   if (root->code != HLX_OP_REDUCE && rows_of(t, &out[n])) n++;
-  for (int32_t q = head - (root->code != HLX_OP_REDUCE); q >= 0 && n < kMaxRows;
-       q--) {
+  for (int32_t q = head - (root->code != HLX_OP_REDUCE);
+       q >= 0 && q > head - kReduceWindow && n < kMaxRows; q--) {
     const hlx_op_t* r = blk->ops[q];
     if (r->code == HLX_OP_REDUCE && rows_of(plain(r->operands[0]), &out[n]) &&
         row_shaped(&out[n], t))
