@@ -45,7 +45,8 @@ typedef struct hlx_fusion_t {
   /* Per group: op index of the library op (convolution, dot_general) whose
    * result the group's other members post-process (an epilogue group, see
    * hlx_fusion_epilogue_fn, or a dot_general and the transpose that is
-   * its result's one use), or -1 for an elementwise group. */
+   * its result's one use), the root of a row group found by the same
+   * callback (graph/lower_row_fusion.h), or -1 for an elementwise group. */
   int32_t* head;
 } hlx_fusion_t;
 
