@@ -131,6 +131,18 @@ static int broadcast_domain(const rows_t* s, const hlx_op_t* op) {
   return -1;
 }
 
+/* The domain of a reshape between per-row shapes (or one-element ones),
+ * which keeps each row's values in place; -1 for any other. */
+static int reshape_domain(const rows_t* s, const hlx_op_t* op) {
+  const hlx_type_t* t = op->num_operands == 1 ? plain(op->operands[0]) : NULL;
+  const hlx_type_t* r = plain(op->results[0]);
+  if (!t || !r) return -1;
+  int d = domain_of(s, t);
+  return (d == HLX_ROW_ROW || d == HLX_ROW_SCALAR) && domain_of(s, r) == d
+             ? d
+             : -1;
+}
+
 /* The function a func.call names, or NULL. */
 static const hlx_func_t* callee_of(const hlx_lower_ctx_t* c,
                                    const hlx_op_t* op) {
@@ -385,6 +397,13 @@ static bool build_op(builder_t* b, int32_t inst, const hlx_op_t* op,
       return build_reduce(b, inst, op);
     case HLX_OP_FUNC_CALL:
       return build_call(b, inst, op, depth);
+    case HLX_OP_RESHAPE: {
+      /* Per-row values (or scalars) keep their order: a view. */
+      int d = reshape_domain(&b->s, op);
+      int32_t n = operand_node(b, inst, op->operands[0], d);
+      return d >= 0 && n >= 0 && b->nodes[n].domain <= (hlx_row_domain_t)d &&
+             bind(b, inst, op->results[0], n);
+    }
     case HLX_OP_BROADCAST_IN_DIM: {
       int d = broadcast_domain(&b->s, op);
       int32_t n = operand_node(b, inst, op->operands[0], d);
@@ -453,6 +472,7 @@ static bool joinable(const hlx_lower_ctx_t* c, const rows_t* s,
   if (op->num_results != 1 || !plain(op->results[0])) return false;
   const hlx_type_t* r = plain(op->results[0]);
   if (op->code == HLX_OP_BROADCAST_IN_DIM) return broadcast_domain(s, op) >= 0;
+  if (op->code == HLX_OP_RESHAPE) return reshape_domain(s, op) >= 0;
   if (op->code == HLX_OP_REDUCE) {
     hlx_reduce_op_t rop;
     size_t row;

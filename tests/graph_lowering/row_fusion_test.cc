@@ -146,6 +146,26 @@ TEST(RowFusionRun, LayerNormWithCallsIsOneTask) {
     for (const Dims& d : kDims) CheckRowFusion(Shape(kLayerNorm, d.a, d.b, d.l, t), 1, seed += 2);
 }
 
+// The per-row values reshaped (not broadcast) to their x1 shapes, as
+// other exporters write them.
+TEST(RowFusionRun, LayerNormWithReshapes) {
+  std::string text = kLayerNorm;
+  text = Subst(text,
+               "%1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : "
+               "(tensor<{A}x{B}x{T}>) -> tensor<{A}x{B}x1x{T}>",
+               "%1 = stablehlo.reshape %0 : (tensor<{A}x{B}x{T}>) -> "
+               "tensor<{A}x{B}x1x{T}>");
+  text = Subst(text,
+               "%10 = stablehlo.broadcast_in_dim %9, dims = [0, 1] : "
+               "(tensor<{A}x{B}x{T}>) -> tensor<{A}x{B}x1x{T}>",
+               "%10 = stablehlo.reshape %9 : (tensor<{A}x{B}x{T}>) -> "
+               "tensor<{A}x{B}x1x{T}>");
+  ASSERT_NE(text.find("%10 = stablehlo.reshape"), std::string::npos);
+  unsigned seed = 700;
+  for (const Dims& d : kDims)
+    CheckRowFusion(Shape(text.c_str(), d.a, d.b, d.l, "f32"), 1, seed += 2);
+}
+
 // A row length of 1 has no row to fuse over.
 TEST(RowFusionRun, RowsOfOneStayUnfused) {
   CheckRowFusion(Shape(kLayerNorm, "3", "5", "1", "f32"), 0, 3);
