@@ -1,9 +1,10 @@
 /* Fused attention (see attention_f32.h). In row-major terms the products
- * are S[Lq, Lk] = Q[Lq, D] * Kt[D, Lk] with K packed transposed (libxsmm
- * wants unit column strides) and O[Lq, Dv] = P[Lq, Lk] * V[Lk, Dv], V read
- * in place when its columns are unit-strided. The row passes are GCC
- * vector-extension code built per ISA with target attributes, so the
- * file needs no ISA flags and runs on any x86-64. */
+ * are S[Lq, Lk] = Q[Lq, D] * Kt[D, Lk] with K packed transposed (both
+ * paths want unit column strides) and O[Lq, Dv] = P[Lq, Lk] * V[Lk, Dv],
+ * V read in place when its columns are unit-strided. The row passes are
+ * GCC vector-extension code and the register path AVX-512 intrinsics,
+ * built per ISA with target attributes, so the file needs no ISA flags
+ * and runs on any x86-64. */
 #include "kernels/libs/attention_f32.h"
 
 #include <math.h>
