@@ -337,6 +337,124 @@ TEST(RowFusionRun, ValueUsedOutsideIsAnInput) {
       EXPECT_EQ(std::strstr(l.main()->tasks[i].name, "exponential"), nullptr);
 }
 
+
+// Shapes where a per-row value and a row vector look alike (rows equal to
+// the row length, size-1 dims, equal leading dims): broadcasts that read
+// across rows (along the row, transposed, on a middle dim) stay out, the
+// rest fuse, and every result is the unfused plan's.
+TEST(RowFusionRun, LookalikeRowAndColumnShapes) {
+  const char* cases[] = {
+  // A: rows == len, per-row sum broadcast along the row dim (a column read)
+  R"(func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %e = stablehlo.exponential %m : tensor<4xf32>
+      %y = stablehlo.broadcast_in_dim %e, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %a = stablehlo.subtract %x, %y : tensor<4x4xf32>
+      %b = stablehlo.subtract %a, %w : tensor<4x4xf32>
+      return %b : tensor<4x4xf32>
+    })",
+  // B: rows == len, per-row sum reshaped to a row vector, broadcast
+  R"(func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %r = stablehlo.reshape %m : (tensor<4xf32>) -> tensor<1x4xf32>
+      %y = stablehlo.broadcast_in_dim %r, dims = [0, 1] : (tensor<1x4xf32>) -> tensor<4x4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %a = stablehlo.subtract %x, %y : tensor<4x4xf32>
+      %b = stablehlo.subtract %a, %w : tensor<4x4xf32>
+      return %b : tensor<4x4xf32>
+    })",
+  // C: rows == len, one vector read along the row and per row
+  R"(func.func @main(%x: tensor<4x4xf32>, %g: tensor<4xf32>) -> tensor<4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %gr = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<4xf32>) -> tensor<1x4xf32>
+      %ge = stablehlo.exponential %gr : tensor<1x4xf32>
+      %gv = stablehlo.broadcast_in_dim %ge, dims = [0, 1] : (tensor<1x4xf32>) -> tensor<4x4xf32>
+      %gc = stablehlo.broadcast_in_dim %g, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %a = stablehlo.multiply %x, %gv : tensor<4x4xf32>
+      %a2 = stablehlo.add %a, %gc : tensor<4x4xf32>
+      %b = stablehlo.subtract %a2, %w : tensor<4x4xf32>
+      return %b : tensor<4x4xf32>
+    })",
+  // D: per-row values transposed by a broadcast ([2,2] rows, dims [1,0])
+  R"(func.func @main(%x: tensor<2x2x8xf32>) -> tensor<2x2x8xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [2] : (tensor<2x2x8xf32>, tensor<f32>) -> tensor<2x2xf32>
+      %y = stablehlo.broadcast_in_dim %m, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2x8xf32>
+      %b = stablehlo.subtract %x, %y : tensor<2x2x8xf32>
+      return %b : tensor<2x2x8xf32>
+    })",
+  // E: a middle-dim broadcast of a row-length vector ([4] on dim 1 of 2x4x4)
+  R"(func.func @main(%x: tensor<2x4x4xf32>, %g: tensor<4xf32>) -> tensor<2x4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [2] : (tensor<2x4x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<2x4xf32>) -> tensor<2x4x4xf32>
+      %gv = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<4xf32>) -> tensor<2x4x4xf32>
+      %a = stablehlo.multiply %x, %gv : tensor<2x4x4xf32>
+      %b = stablehlo.subtract %a, %w : tensor<2x4x4xf32>
+      return %b : tensor<2x4x4xf32>
+    })",
+  // F: rows 8, len 4: a [4] broadcast on dim 1 of a [2,4] per-row value
+  R"(func.func @main(%x: tensor<2x4x4xf32>, %g: tensor<4xf32>) -> tensor<2x4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [2] : (tensor<2x4x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+      %gr = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+      %s = stablehlo.add %m, %gr : tensor<2x4xf32>
+      %w = stablehlo.broadcast_in_dim %s, dims = [0, 1] : (tensor<2x4xf32>) -> tensor<2x4x4xf32>
+      %b = stablehlo.subtract %x, %w : tensor<2x4x4xf32>
+      return %b : tensor<2x4x4xf32>
+    })",
+  // G: select with a scalar pred, clamp with scalar bounds, arg init, max reduce
+  R"(func.func @main(%x: tensor<5x7xf32>, %p: tensor<i1>, %lo: tensor<f32>, %i: tensor<f32>) -> tensor<5x7xf32> {
+      %m = stablehlo.reduce(%x init: %i) applies stablehlo.maximum across dimensions = [1] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<5xf32>) -> tensor<5x7xf32>
+      %a = stablehlo.subtract %x, %w : tensor<5x7xf32>
+      %hi = stablehlo.constant dense<0.5> : tensor<f32>
+      %c = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+      %s = stablehlo.select %p, %c, %x : (tensor<i1>, tensor<5x7xf32>, tensor<5x7xf32>) -> tensor<5x7xf32>
+      return %s : tensor<5x7xf32>
+    })",
+  // H: a reduce over dims [1, 2] of 4x1x8 (a size-1 dim among the row's)
+  R"(func.func @main(%x: tensor<4x1x8xf32>) -> tensor<4x1x8xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1, 2] : (tensor<4x1x8xf32>, tensor<f32>) -> tensor<4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x1x8xf32>
+      %b = stablehlo.subtract %x, %w : tensor<4x1x8xf32>
+      return %b : tensor<4x1x8xf32>
+    })",
+  // I: rows == len, a [1,4] made from a [4] holds it in row order: per row
+  R"(func.func @main(%x: tensor<4x4xf32>, %g: tensor<4xf32>) -> tensor<4x4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %r = stablehlo.reshape %m : (tensor<4xf32>) -> tensor<4x1xf32>
+      %gr = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<4xf32>) -> tensor<1x4xf32>
+      %q = stablehlo.reshape %gr : (tensor<1x4xf32>) -> tensor<4x1xf32>
+      %s = stablehlo.add %r, %q : tensor<4x1xf32>
+      %w = stablehlo.broadcast_in_dim %s, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x4xf32>
+      %b = stablehlo.subtract %x, %w : tensor<4x4xf32>
+      return %b : tensor<4x4xf32>
+    })",
+  // J: rows == len, a per-row sum broadcast along dim 1 feeds a per-row root
+  R"(func.func @main(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %e = stablehlo.exponential %x : tensor<4x4xf32>
+      %m = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %w = stablehlo.broadcast_in_dim %m, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %d = stablehlo.divide %e, %w : tensor<4x4xf32>
+      %n = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      return %n, %m : tensor<4xf32>, tensor<4xf32>
+    })",
+  };
+  const int32_t row_tasks[] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 0};
+  static_assert(sizeof cases / sizeof *cases == 10, "one count per case");
+  for (int i = 0; i < 10; i++)
+    CheckRowFusion(cases[i], row_tasks[i], 900 + 10 * (unsigned)i);
+}
+
 // The chess transformer: its 17 layer norms (each with a @_var call) and
 // the final log_softmax are one task each, and the whole model's output
 // is that of the plan without row fusion, bit for bit.
