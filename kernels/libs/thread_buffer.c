@@ -1,6 +1,7 @@
 /* Per-thread buffers (see thread_buffer.h). */
 #include "kernels/libs/thread_buffer.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,8 @@ static bool has_key(hlx_thread_buffer_t* tb) {
 
 void* hlx_thread_buffer(hlx_thread_buffer_t* tb, size_t bytes, bool* fresh) {
   if (fresh) *fresh = false;
-  if (!has_key(tb)) return NULL;
+  /* Rounding such a size up to whole lines would wrap to a tiny buffer. */
+  if (bytes > SIZE_MAX - 63 || !has_key(tb)) return NULL;
   buffer_t* w = pthread_getspecific(tb->key);
   if (!w) {
     w = calloc(1, sizeof(*w));

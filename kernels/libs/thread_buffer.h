@@ -27,7 +27,7 @@ typedef struct hlx_thread_buffer_t {
  * aligned, rounded up to whole lines). *fresh (may be NULL) is set when the
  * buffer was just (re)allocated: its contents are zero then; otherwise
  * they are what the thread's last user left. Valid until the thread's next
- * call on tb. NULL when memory runs out. */
+ * call on tb. NULL when memory runs out or `bytes` is beyond any buffer. */
 void* hlx_thread_buffer(hlx_thread_buffer_t* tb, size_t bytes, bool* fresh);
 
 #ifdef __cplusplus
