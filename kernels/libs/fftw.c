@@ -63,9 +63,13 @@ static bool env_is_1(const char* name) {
  * loop_on_pool (fftw_threads_set_callback), which splits it over the
  * hlx_parallel_t of the thread running the plan: hlx_fftw_execute's `par`
  * (the task's pool) or, while planning, options.parallel. FFTW starts no
- * threads of its own. Without one (or inside a job) the loop runs inline. */
+ * threads of its own. Without one (or inside a job) the loop runs inline.
+ * The callback is process-wide: loops of plans that hlx does not run (an
+ * application's own threaded FFTW plans) get one thread per job, as FFTW
+ * would give them without a callback. */
 
 static _Thread_local const hlx_parallel_t* tls_par;
+static _Thread_local bool tls_in_hlx; /* hlx is planning or executing */
 
 typedef struct loop_t {
   void* (*work)(char*);
@@ -76,9 +80,46 @@ typedef struct loop_t {
 static void loop_chunk(void* arg, size_t begin, size_t end) {
   const loop_t* l = arg;
   const hlx_parallel_t* saved = tls_par;
+  bool saved_in = tls_in_hlx;
   tls_par = NULL; /* nested loops run inline on this worker */
+  tls_in_hlx = true;
   for (size_t i = begin; i < end; i++) l->work(l->jobdata + i * l->elsize);
   tls_par = saved;
+  tls_in_hlx = saved_in;
+}
+
+typedef struct foreign_job_t {
+  void* (*work)(char*);
+  char* data;
+} foreign_job_t;
+
+static void* foreign_job(void* arg) {
+  const foreign_job_t* j = arg;
+  return j->work(j->data);
+}
+
+/* An application's loop: jobs 1.. on threads of their own, job 0 here
+ * (inline when a thread cannot be made). */
+static void loop_on_threads(void* (*work)(char*), char* jobdata,
+                            size_t elsize, int njobs) {
+  enum { kMaxJobs = 64 };
+  pthread_t th[kMaxJobs];
+  foreign_job_t jobs[kMaxJobs];
+  bool started[kMaxJobs] = {false};
+  for (int base = 0; base < njobs; base += kMaxJobs) {
+    int n = njobs - base < kMaxJobs ? njobs - base : kMaxJobs;
+    for (int i = 0; i < n; i++)
+      jobs[i] = (foreign_job_t){work, jobdata + (size_t)(base + i) * elsize};
+    for (int i = 1; i < n; i++)
+      started[i] = pthread_create(&th[i], NULL, foreign_job, &jobs[i]) == 0;
+    foreign_job(&jobs[0]);
+    for (int i = 1; i < n; i++) {
+      if (started[i])
+        pthread_join(th[i], NULL);
+      else
+        foreign_job(&jobs[i]);
+    }
+  }
 }
 
 static void loop_on_pool(void* (*work)(char*), char* jobdata, size_t elsize,
@@ -86,6 +127,10 @@ static void loop_on_pool(void* (*work)(char*), char* jobdata, size_t elsize,
   (void)data;
   loop_t l = {work, jobdata, elsize};
   if (njobs <= 0) return;
+  if (!tls_in_hlx) {
+    loop_on_threads(work, jobdata, elsize, njobs);
+    return;
+  }
   hlx_parallel_for(tls_par, (size_t)njobs, 1, loop_chunk, &l);
 }
 
@@ -97,6 +142,10 @@ static void threads_init_locked(void) {
   if (done) return;
   done = true;
   g_threads_ok = fftwf_init_threads() && fftw_init_threads();
+  /* FFTW's planner is process-wide, not only hlx's: an application
+   * planning on another thread must not race g_planner's holder. */
+  fftwf_make_planner_thread_safe();
+  fftw_make_planner_thread_safe();
   if (g_threads_ok) {
     fftwf_threads_set_callback(loop_on_pool, NULL);
     fftw_threads_set_callback(loop_on_pool, NULL);
@@ -268,6 +317,10 @@ static bool make_plan(hlx_fftw_plan_t* p, unsigned flags) {
       n_cplx *= i == r - 1 ? k->n[i] / 2 + 1 : k->n[i];
     }
     int sign = k->type == HLX_FFT_IFFT ? FFTW_BACKWARD : FFTW_FORWARD;
+    /* The thread count is FFTW's global setting: the application's is put
+     * back after. */
+    int app_threads =
+        k->dbl ? fftw_planner_nthreads() : fftwf_planner_nthreads();
     if (k->dbl) {
       fftw_plan_with_nthreads(k->threads);
       if (k->type == HLX_FFT_FFT || k->type == HLX_FFT_IFFT)
@@ -299,6 +352,10 @@ static bool make_plan(hlx_fftw_plan_t* p, unsigned flags) {
                                             flags);
       ok = p->plan.f != NULL;
     }
+    if (k->dbl)
+      fftw_plan_with_nthreads(app_threads);
+    else
+      fftwf_plan_with_nthreads(app_threads);
   }
   fftw_free(in);
   fftw_free(out);
@@ -309,7 +366,9 @@ static bool make_plan(hlx_fftw_plan_t* p, unsigned flags) {
  * (and then writing the wisdom file) or estimating. Planner lock held. */
 static bool plan_locked(hlx_fftw_plan_t* p, const hlx_parallel_t* par) {
   const hlx_parallel_t* saved = tls_par;
+  bool saved_in = tls_in_hlx;
   tls_par = par; /* MEASURE times threaded plans on the pool */
+  tls_in_hlx = true;
   bool ok;
   if (p->key.estimate) {
     ok = make_plan(p, FFTW_ESTIMATE | FFTW_UNALIGNED);
@@ -325,6 +384,7 @@ static bool plan_locked(hlx_fftw_plan_t* p, const hlx_parallel_t* par) {
     }
   }
   tls_par = saved;
+  tls_in_hlx = saved_in;
   return ok;
 }
 
@@ -516,7 +576,9 @@ hlx_status_t hlx_fftw_execute(const hlx_fftw_plan_t* p, const void* in,
     in = tmp;
   }
   const hlx_parallel_t* saved = tls_par;
+  bool saved_in = tls_in_hlx;
   tls_par = k->threads > 1 ? par : NULL;
+  tls_in_hlx = true;
   void* src = (void*)in; /* FFTW's signatures are not const-correct */
   size_t n_out = p->out_elems * (k->type == HLX_FFT_IRFFT ? 1 : 2);
   if (k->dbl) {
@@ -544,6 +606,7 @@ hlx_status_t hlx_fftw_execute(const hlx_fftw_plan_t* p, const void* in,
     }
   }
   tls_par = saved;
+  tls_in_hlx = saved_in;
   free(tmp);
   return NULL;
 }

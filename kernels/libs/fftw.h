@@ -36,7 +36,11 @@
  * hlx_fftw_execute: the pool the task runs on, like hlx's own kernels'
  * parallel_for, so FFTW starts no threads of its own, idle workers take
  * its chunks and busy ones are not oversubscribed (unlike oneDNN's OpenMP
- * teams, these tasks need no HLX_TASK_WIDE). */
+ * teams, these tasks need no HLX_TASK_WIDE). That hook is FFTW's, process-
+ * wide: an application's own threaded FFTW plans get a thread per job
+ * from it, as FFTW would start them; hlx makes FFTW's planner thread-safe
+ * and puts the application's fftw_plan_with_nthreads back after planning
+ * (an application that set its own loop callback loses it to hlx's). */
 #ifndef HLX_KERNELS_LIBS_FFTW_H_
 #define HLX_KERNELS_LIBS_FFTW_H_
 

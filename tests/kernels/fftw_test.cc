@@ -5,6 +5,10 @@
 // plan cache.
 #include <gtest/gtest.h>
 
+#include <fftw3.h>
+#include <time.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <complex>
@@ -327,6 +331,85 @@ TEST(Fftw, WisdomFileIsWrittenAndReused) {
   }
   setenv("HLX_FFTW_WISDOM", WisdomPath("fftw_test.wisdom").c_str(), 1);
   hlx_fftw_reset_wisdom_for_testing();
+}
+
+// The CPU time of the calling thread running plan p `reps` times (best).
+double ThreadCpuSeconds(fftwf_plan p, int reps) {
+  double best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    fftwf_execute(p);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    best = std::min(best, (double)(b.tv_sec - a.tv_sec) +
+                              1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+  }
+  return best;
+}
+
+// hlx installs FFTW's process-wide loop callback; an application's own
+// threaded plans (made outside hlx, on threads hlx does not run) must still
+// spread over threads, not run inline on the caller: the caller's CPU time
+// for a two-thread plan is well under that of the one-thread plan.
+// Another thread plans through hlx meanwhile (FFTW's planner is shared).
+TEST(Fftw, ApplicationThreadedPlansStillUseThreads) {
+  hlx_fftw_plan_t* p = nullptr;
+  int64_t len[] = {4096}, dims[] = {16, 4096};
+  hlx_fftw_options_t o = {true, 1, nullptr};
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 2, dims, 1, len,
+                                 &o, &p),
+            nullptr);
+  ASSERT_EQ(fftwf_init_threads(), 1);
+  // hlx's planning leaves the application's thread count as it was.
+  fftwf_plan_with_nthreads(2);
+  int64_t odd[] = {4099};
+  hlx_fftw_plan_t* q = nullptr;
+  ASSERT_EQ(hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 1, odd, 1, odd,
+                                 &o, &q),
+            nullptr);
+  EXPECT_EQ(hlx_fftw_plan_threads(q), 1);
+  EXPECT_EQ(fftwf_planner_nthreads(), 2);
+  hlx_fftw_plan_release(q);
+  const int n = 16384, howmany = 64;
+  fftwf_complex* x = fftwf_alloc_complex((size_t)n * howmany);
+  fftwf_complex* y = fftwf_alloc_complex((size_t)n * howmany);
+  std::atomic<bool> stop{false};
+  std::thread planner([&] {
+    for (int64_t k = 0; !stop; k++) {
+      int64_t l[] = {64 + (k % 512)}, d[] = {2, l[0]};
+      hlx_fftw_plan_t* q = nullptr;
+      hlx_status_t s = hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 2, d,
+                                            1, l, &o, &q);
+      hlx_status_free(s);
+      hlx_fftw_plan_release(q);
+    }
+  });
+  fftwf_plan_with_nthreads(1);
+  fftwf_plan one = fftwf_plan_many_dft(1, &n, howmany, x, nullptr, 1, n, y,
+                                       nullptr, 1, n, FFTW_FORWARD,
+                                       FFTW_ESTIMATE);
+  stop = true;
+  planner.join();
+  // (The thread count is FFTW's global: set it with no hlx planning.)
+  fftwf_plan_with_nthreads(2);
+  fftwf_plan two = fftwf_plan_many_dft(1, &n, howmany, x, nullptr, 1, n, y,
+                                       nullptr, 1, n, FFTW_FORWARD,
+                                       FFTW_ESTIMATE);
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(two, nullptr);
+  for (size_t i = 0; i < (size_t)n * howmany; i++) {
+    x[i][0] = (float)(i % 7);
+    x[i][1] = (float)(i % 5);
+  }
+  double t1 = ThreadCpuSeconds(one, 5), t2 = ThreadCpuSeconds(two, 5);
+  EXPECT_LT(t2, 0.8 * t1) << "caller CPU: 1 thread " << t1 << " s, 2 threads "
+                          << t2 << " s";
+  fftwf_plan_with_nthreads(1);
+  fftwf_destroy_plan(one);
+  fftwf_destroy_plan(two);
+  fftwf_free(x);
+  fftwf_free(y);
+  hlx_fftw_plan_release(p);
 }
 
 // Shapes FFTW is not given (empty transforms, wrong element types) are
