@@ -64,6 +64,32 @@ bool hlx_program_function_is_called(const hlx_program_t* p, int32_t i);
 /* The default entry: @main, else the only public function, else the first. */
 const char* hlx_program_entry(const hlx_program_t* p);
 
+/* Shape-polymorphic programs (JAX exports with symbolic dimensions: `?`
+ * dims, scalar integer dimension-variable arguments, dynamic_* ops) are not
+ * compiled as they are: specialise them to concrete inputs first.
+ * hlx_program_function_is_dynamic: whether function fn (NULL = the entry)
+ * or a function it calls has a `?` dim. */
+typedef struct hlx_buffer_t hlx_buffer_t; /* below */
+bool hlx_program_function_is_dynamic(const hlx_program_t* p, const char* fn);
+/* Argument `arg` of fn (NULL = the entry) as declared; a `?` dim is -1. */
+hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
+                                           const char* fn, int32_t arg,
+                                           hlx_tensor_desc_t* desc);
+/* A new, fully static program: fn (NULL = the entry) specialised to the
+ * shapes of args (one buffer per argument, as a run would pass them) and
+ * the values of its scalar integer arguments (the dimension variables).
+ * Shapes are propagated op by op through calls, shape computations are
+ * folded, and dynamic_broadcast_in_dim, dynamic_iota, dynamic_reshape,
+ * real_dynamic_slice, dynamic_pad, dynamic_gather and get_dimension_size
+ * become their static forms. Inconsistent shapes (a dimension value that
+ * disagrees with an input's dim) or a shape that cannot be computed fail
+ * with INVALID_ARGUMENT naming the op and the rule; p is unchanged. Compile
+ * the result with hlx_executable_create and run it on the same arguments;
+ * the caller destroys it. */
+hlx_status_t hlx_program_specialize(const hlx_program_t* p, const char* fn,
+                                    const hlx_buffer_t* const* args,
+                                    int32_t num_args, hlx_program_t** out);
+
 /* ---- executables --------------------------------------------------------- */
 /* ---- clients: the thread pool executables run on ------------------------
  *

@@ -8,6 +8,7 @@
 #include "api/hlx.h"
 #include "base/status.h"
 #include "graph/stablehlo/parser.h"
+#include "tools/check_dynamic.h"
 #include "tools/file_util.h"
 #include "tools/filecheck.h"
 #include "tools/tensor_text.h"
@@ -31,6 +32,9 @@ static void report(hlx_check_callback cb, void* user, const char* name,
 static hlx_check_outcome_t run_function(const hlx_program_t* p, const char* fn,
                                         char** why) {
   *why = NULL;
+  /* A shape-polymorphic program is checked specialised (check_dynamic.c). */
+  if (hlx_program_function_is_dynamic(p, fn))
+    return hlx_check_dynamic(p, fn, why);
   hlx_compile_options_t o;
   hlx_compile_options_init(&o);
   o.entry = fn;

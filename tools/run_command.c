@@ -244,6 +244,49 @@ static hlx_status_t parse_reusable(const char* list, const hlx_program_t* p,
   return NULL;
 }
 
+/* A shape-polymorphic program is specialised to its --input files: their
+ * shapes and the values of the scalar dimension arguments. *p is replaced
+ * by the static program. */
+static hlx_status_t specialize_to_inputs(const run_options_t* o,
+                                         hlx_program_t** p) {
+  if (!hlx_program_function_is_dynamic(*p, NULL)) return NULL;
+  const char* entry = hlx_program_entry(*p);
+  int32_t nargs = -1;
+  for (int32_t i = 0; entry && i < hlx_program_num_functions(*p); i++)
+    if (strcmp(hlx_program_function_name(*p, i), entry) == 0)
+      nargs = hlx_program_function_num_args(*p, i);
+  if (nargs < 0 || o->num_inputs != nargs)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "the program is shape-polymorphic: give one "
+                           "--input per argument (%d), %d given",
+                           (int)nargs, o->num_inputs);
+  hlx_buffer_t** bufs = calloc((size_t)nargs + 1, sizeof(*bufs));
+  hlx_status_t s = bufs ? NULL : hlx_status_oom();
+  for (int32_t i = 0; !s && i < nargs; i++) {
+    hlx_tensor_desc_t d;
+    s = hlx_program_function_arg_desc(*p, NULL, i, &d);
+    hlx_npy_array_t a = {0};
+    if (!s) s = hlx_npy_read(o->inputs[i], (hlx_dtype_t)d.element_type, &a);
+    if (!s && a.rank != d.rank)
+      s = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                          "%s: rank %d, argument %d has rank %d", o->inputs[i],
+                          (int)a.rank, (int)i, (int)d.rank);
+    for (int32_t k = 0; !s && k < d.rank; k++) d.dims[k] = a.dims[k];
+    if (!s) s = hlx_buffer_create(&d, a.data, &bufs[i]);
+    hlx_npy_free(&a);
+  }
+  hlx_program_t* q = NULL;
+  if (!s)
+    s = hlx_program_specialize(*p, NULL, (const hlx_buffer_t* const*)bufs,
+                               nargs, &q);
+  for (int32_t i = 0; bufs && i < nargs; i++) hlx_buffer_destroy(bufs[i]);
+  free(bufs);
+  if (s) return s;
+  hlx_program_destroy(*p);
+  *p = q;
+  return NULL;
+}
+
 static hlx_status_t run(const run_options_t* o) {
   char* text = NULL;
   size_t len;
@@ -258,6 +301,7 @@ static hlx_status_t run(const run_options_t* o) {
   int32_t num_reusable = 0;
   hlx_status_t s = hlx_read_file(o->file, &text, &len);
   if (!s) s = hlx_program_parse(text, len, o->file, 1, &p);
+  if (!s) s = specialize_to_inputs(o, &p);
   if (!s && o->reusable)
     s = parse_reusable(o->reusable, p, &reusable, &num_reusable);
   /* A pool of our own unless the run is single-threaded, so --cpus can pin

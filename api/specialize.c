@@ -1,0 +1,109 @@
+/* Shape-polymorphic programs: specialising a program to its inputs. The
+ * copy is made by printing and re-parsing (the printer round-trips), so the
+ * caller's program is untouched and refinement can rewrite freely. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/internal.h"
+#include "graph/refine_shapes.h"
+#include "graph/stablehlo/parser.h"
+#include "graph/stablehlo/printer.h"
+
+static const hlx_func_t* find_fn(const hlx_program_t* p, const char* fn) {
+  return fn ? hlx_module_find_func(p->module, fn)
+            : hlx_module_entry(p->module);
+}
+
+bool hlx_program_function_is_dynamic(const hlx_program_t* p, const char* fn) {
+  const hlx_func_t* f = find_fn(p, fn);
+  return f && hlx_func_is_dynamic(p->module, f);
+}
+
+hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
+                                           const char* fn, int32_t arg,
+                                           hlx_tensor_desc_t* desc) {
+  const hlx_func_t* f = find_fn(p, fn);
+  if (!f) return hlx_make_status(HLX_STATUS_NOT_FOUND, "no function @%s", fn);
+  if (arg < 0 || arg >= f->num_args)
+    return hlx_make_status(HLX_STATUS_OUT_OF_RANGE,
+                           "@%s has %d arguments, not %d", f->name,
+                           (int)f->num_args, (int)arg + 1);
+  const hlx_type_t* t = f->body->blocks[0]->args[arg]->type;
+  if (t->kind != HLX_TYPE_TENSOR || t->rank > HLX_MAX_DIMS)
+    return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
+                           "@%s argument %d is not a tensor", f->name,
+                           (int)arg);
+  memset(desc, 0, sizeof *desc);
+  desc->element_type = (hlx_element_type_t)t->dtype;
+  desc->rank = t->rank;
+  for (int32_t d = 0; d < t->rank; d++)
+    desc->dims[d] = t->dims[d] == HLX_DYNAMIC_DIM ? -1 : t->dims[d];
+  return NULL;
+}
+
+static int64_t scalar_value(const hlx_buffer_t* b) {
+  const void* d = hlx_buffer_data(b);
+  hlx_dtype_t t = (hlx_dtype_t)b->desc.element_type;
+  bool s = hlx_dtype_is_signed_int(t);
+  switch (hlx_dtype_size(t)) {
+    case 1: return s ? (int64_t)*(const int8_t*)d : (int64_t)*(const uint8_t*)d;
+    case 2: return s ? (int64_t)*(const int16_t*)d : (int64_t)*(const uint16_t*)d;
+    case 4: return s ? (int64_t)*(const int32_t*)d : (int64_t)*(const uint32_t*)d;
+    default: return *(const int64_t*)d;
+  }
+}
+
+hlx_status_t hlx_program_specialize(const hlx_program_t* p, const char* fn,
+                                    const hlx_buffer_t* const* args,
+                                    int32_t num_args, hlx_program_t** out) {
+  *out = NULL;
+  const hlx_func_t* f = find_fn(p, fn);
+  if (!f) return hlx_make_status(HLX_STATUS_NOT_FOUND, "no function @%s", fn);
+  if (num_args != f->num_args)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "@%s takes %d arguments, %d given", f->name,
+                           (int)f->num_args, (int)num_args);
+  char* text = NULL;
+  size_t len = 0;
+  HLX_RETURN_IF_ERROR(hlx_print_module(p->module, &text, &len));
+  hlx_program_t* q = calloc(1, sizeof *q);
+  hlx_status_t st = q ? hlx_parse_module(text, len, "<specialized>", 1,
+                                         &q->module)
+                      : hlx_status_oom();
+  free(text);
+  if (st) {
+    free(q);
+    return st;
+  }
+  hlx_refine_arg_t* ra = calloc((size_t)num_args + 1, sizeof *ra);
+  if (!ra) st = hlx_status_oom();
+  for (int32_t i = 0; !st && i < num_args; i++) {
+    const hlx_buffer_t* b = args[i];
+    const hlx_type_t* t = f->body->blocks[0]->args[i]->type;
+    if (t->kind == HLX_TYPE_TENSOR &&
+        (hlx_dtype_t)b->desc.element_type != t->dtype && !t->quant)
+      st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "@%s argument %d: element type %s given, %s "
+                           "declared",
+                           f->name, (int)i,
+                           hlx_dtype_name((hlx_dtype_t)b->desc.element_type),
+                           hlx_dtype_name(t->dtype));
+    ra[i].rank = b->desc.rank;
+    ra[i].dims = b->desc.dims;
+    hlx_dtype_t dt = (hlx_dtype_t)b->desc.element_type;
+    if (b->desc.rank == 0 && hlx_dtype_is_int(dt)) {
+      ra[i].has_value = true;
+      ra[i].value = scalar_value(b);
+    }
+  }
+  hlx_func_t* qf = st ? NULL : hlx_module_find_func(q->module, f->name);
+  if (!st && !qf) st = hlx_make_status(HLX_STATUS_INTERNAL, "lost @%s", f->name);
+  if (!st) st = hlx_refine_shapes(q->module, qf, num_args, ra);
+  free(ra);
+  if (st) {
+    hlx_program_destroy(q);
+    return st;
+  }
+  *out = q;
+  return NULL;
+}

@@ -1,0 +1,218 @@
+/* `hlx check` of a shape-polymorphic program (JAX exports with symbolic
+ * dims). Such test files are round-trip tests without data, so PASS means:
+ *   (a) printing the program and parsing the print prints the same text;
+ *   (b) with every scalar integer argument (the dimension variables) and
+ *       every `?` input dim bound to one small value (3, else the first of
+ *       2, 4, 5, 1, 6 the program's types accept), the program specialises
+ *       (hlx_program_specialize, which also checks the result shapes
+ *       against the declared types), compiles and runs on deterministic
+ *       random inputs, and its results equal those of the same specialised
+ *       program compiled with the reference ISA and no fusion: bitwise for
+ *       integers and bools, within 1e-3 absolute or relative for floats
+ *       (check.expect_almost_eq's tolerance; NaN equals NaN). */
+#include "tools/check_dynamic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/dtype.h"
+#include "base/float_formats.h"
+#include "base/status.h"
+#include "tools/random_fill.h"
+
+static char* fmt(const char* f, const char* a) {
+  char buf[600];
+  snprintf(buf, sizeof buf, f, a);
+  return strdup(buf);
+}
+
+static bool round_trips(const hlx_program_t* p, char** why) {
+  char* t1 = NULL;
+  char* t2 = NULL;
+  size_t l1 = 0, l2 = 0;
+  hlx_program_t* q = NULL;
+  hlx_status_t st = hlx_program_print(p, &t1, &l1);
+  if (!st) st = hlx_program_parse(t1, l1, "<printed>", 1, &q);
+  if (!st) st = hlx_program_print(q, &t2, &l2);
+  bool ok = !st && l1 == l2 && memcmp(t1, t2, l1) == 0;
+  if (st)
+    *why = fmt("round trip: %s", hlx_status_get_message(st));
+  else if (!ok)
+    *why = strdup("round trip: the printed program parses to a program "
+                  "that prints differently");
+  hlx_status_release(st);
+  hlx_program_destroy(q);
+  free(t1);
+  free(t2);
+  return ok;
+}
+
+static double elem(hlx_dtype_t t, const void* d, size_t i) {
+  switch (t) {
+    case HLX_DTYPE_F32: return ((const float*)d)[i];
+    case HLX_DTYPE_F64: return ((const double*)d)[i];
+    case HLX_DTYPE_C64: return ((const float*)d)[i];
+    case HLX_DTYPE_C128: return ((const double*)d)[i];
+    default: {
+      size_t sz = hlx_dtype_size(t);
+      uint32_t bits = 0;
+      memcpy(&bits, (const char*)d + i * sz, sz < 4 ? sz : 4);
+      return hlx_small_float_to_f64(t, bits);
+    }
+  }
+}
+
+/* Compares results; NULL when equal, else a malloc'd reason. */
+static char* compare(const hlx_buffer_t* a, const hlx_buffer_t* b, int r) {
+  const hlx_tensor_desc_t* da = hlx_buffer_desc(a);
+  const hlx_tensor_desc_t* db = hlx_buffer_desc(b);
+  char buf[300];
+  if (da->rank != db->rank || da->element_type != db->element_type ||
+      memcmp(da->dims, db->dims, sizeof(int64_t) * (size_t)da->rank)) {
+    snprintf(buf, sizeof buf, "result %d: shapes differ from the reference "
+             "build's", r);
+    return strdup(buf);
+  }
+  hlx_dtype_t t = (hlx_dtype_t)da->element_type;
+  const void* x = hlx_buffer_data(a);
+  const void* y = hlx_buffer_data(b);
+  if (!hlx_dtype_is_float(t) && !hlx_dtype_is_complex(t)) {
+    if (hlx_buffer_bytes(a) != hlx_buffer_bytes(b) ||
+        memcmp(x, y, hlx_buffer_bytes(a))) {
+      snprintf(buf, sizeof buf, "result %d: %s values differ from the "
+               "reference build's (bitwise)", r, hlx_dtype_name(t));
+      return strdup(buf);
+    }
+    return NULL;
+  }
+  size_t n = 1;
+  for (int32_t d = 0; d < da->rank; d++) n *= (size_t)da->dims[d];
+  if (hlx_dtype_is_complex(t)) n *= 2;
+  for (size_t i = 0; i < n; i++) {
+    double u = elem(t, x, i), v = elem(t, y, i);
+    if (isnan(u) && isnan(v)) continue;
+    if (u == v) continue;
+    double tol = 1e-3 * (fabs(v) > 1 ? fabs(v) : 1);
+    if (!(fabs(u - v) <= tol)) {
+      snprintf(buf, sizeof buf, "result %d element %zu: %.9g, the reference "
+               "build gives %.9g", r, i, u, v);
+      return strdup(buf);
+    }
+  }
+  return NULL;
+}
+
+static hlx_status_t run_once(const hlx_program_t* q, bool reference,
+                             hlx_buffer_t** args, int32_t n,
+                             hlx_buffer_t*** out, int32_t* nr) {
+  hlx_compile_options_t o;
+  hlx_compile_options_init(&o);
+  o.num_threads = 1;
+  if (reference) {
+    o.max_isa = "reference";
+    o.fuse_elementwise = false;
+  }
+  hlx_executable_t* e = NULL;
+  HLX_RETURN_IF_ERROR(hlx_executable_create(q, &o, &e));
+  *nr = hlx_executable_num_results(e);
+  *out = calloc((size_t)*nr + 1, sizeof(hlx_buffer_t*));
+  hlx_status_t st = *out ? hlx_executable_run(e, args, n, *out, *nr)
+                         : hlx_status_oom();
+  hlx_executable_destroy(e);
+  return st;
+}
+
+static void free_bufs(hlx_buffer_t** b, int32_t n) {
+  for (int32_t i = 0; b && i < n; i++) hlx_buffer_destroy(b[i]);
+  free(b);
+}
+
+/* Inputs with every `?` dim and scalar integer bound to v. */
+static hlx_status_t make_inputs(const hlx_program_t* p, const char* fn,
+                                int32_t n, int64_t v, hlx_buffer_t** args) {
+  for (int32_t i = 0; i < n; i++) {
+    hlx_tensor_desc_t d;
+    HLX_RETURN_IF_ERROR(hlx_program_function_arg_desc(p, fn, i, &d));
+    size_t count = 1;
+    for (int32_t k = 0; k < d.rank; k++) {
+      if (d.dims[k] < 0) d.dims[k] = v;
+      count *= (size_t)d.dims[k];
+    }
+    HLX_RETURN_IF_ERROR(hlx_buffer_create(&d, NULL, &args[i]));
+    void* data = (void*)hlx_buffer_data(args[i]);
+    hlx_dtype_t t = (hlx_dtype_t)d.element_type;
+    if (d.rank == 0 && hlx_dtype_is_int(t)) {
+      int64_t w = v;
+      memcpy(data, &w, hlx_dtype_size(t)); /* little-endian */
+    } else {
+      hlx_random_fill(t, data, count, 0xd15eed00u + (uint64_t)i);
+    }
+  }
+  return NULL;
+}
+
+hlx_check_outcome_t hlx_check_dynamic(const hlx_program_t* p, const char* fn,
+                                      char** why) {
+  *why = NULL;
+  if (!round_trips(p, why)) return HLX_CHECK_FAIL;
+  int32_t n = -1;
+  for (int32_t i = 0; i < hlx_program_num_functions(p); i++)
+    if (!strcmp(hlx_program_function_name(p, i), fn))
+      n = hlx_program_function_num_args(p, i);
+  if (n < 0) {
+    *why = fmt("no function @%s", fn);
+    return HLX_CHECK_ERROR;
+  }
+  static const int64_t kValues[] = {3, 2, 4, 5, 1, 6};
+  hlx_program_t* q = NULL;
+  hlx_buffer_t** args = calloc((size_t)n + 1, sizeof(*args));
+  hlx_status_t first = NULL;
+  for (size_t k = 0; args && k < sizeof kValues / sizeof kValues[0]; k++) {
+    hlx_status_t st = make_inputs(p, fn, n, kValues[k], args);
+    if (!st)
+      st = hlx_program_specialize(p, fn, (const hlx_buffer_t* const*)args, n,
+                                  &q);
+    if (!st) break;
+    /* Only inconsistent bindings are worth another value. */
+    bool retry = hlx_status_get_code(st) == HLX_STATUS_INVALID_ARGUMENT;
+    if (!first) first = st;
+    else hlx_status_release(st);
+    for (int32_t i = 0; i < n; i++) {
+      hlx_buffer_destroy(args[i]);
+      args[i] = NULL;
+    }
+    if (!retry) break;
+  }
+  if (!args || !q) {
+    *why = first ? fmt("specialising: %s", hlx_status_get_message(first))
+                 : strdup("out of memory");
+    hlx_status_release(first);
+    free(args);
+    return HLX_CHECK_ERROR;
+  }
+  hlx_status_release(first);
+  hlx_buffer_t** r1 = NULL;
+  hlx_buffer_t** r2 = NULL;
+  int32_t n1 = 0, n2 = 0;
+  hlx_check_outcome_t out = HLX_CHECK_PASS;
+  hlx_status_t st = run_once(q, false, args, n, &r1, &n1);
+  if (!st) st = run_once(q, true, args, n, &r2, &n2);
+  if (st) {
+    *why = fmt("specialised program: %s", hlx_status_get_message(st));
+    out = hlx_status_is_check_failure(st) ? HLX_CHECK_FAIL : HLX_CHECK_ERROR;
+    hlx_status_release(st);
+  } else if (n1 != n2) {
+    *why = strdup("result counts differ from the reference build's");
+    out = HLX_CHECK_FAIL;
+  } else {
+    for (int32_t i = 0; i < n1 && !*why; i++) *why = compare(r1[i], r2[i], i);
+    if (*why) out = HLX_CHECK_FAIL;
+  }
+  free_bufs(r1, n1);
+  free_bufs(r2, n2);
+  free_bufs(args, n);
+  hlx_program_destroy(q);
+  return out;
+}
