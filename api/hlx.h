@@ -77,7 +77,9 @@ hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
                                            hlx_tensor_desc_t* desc);
 /* A new, fully static program: fn (NULL = the entry) specialised to the
  * shapes of args (one buffer per argument, as a run would pass them) and
- * the values of its scalar integer arguments (the dimension variables).
+ * the values of its integer arguments of up to 256 elements (the dimension
+ * variables; also e.g. slice starts a symbolic size is computed from): the
+ * result is valid for those shapes and those values only.
  * Shapes are propagated op by op through calls, shape computations are
  * folded, and dynamic_broadcast_in_dim, dynamic_iota, dynamic_reshape,
  * real_dynamic_slice, dynamic_pad, dynamic_gather and get_dimension_size

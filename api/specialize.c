@@ -41,15 +41,15 @@ hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
   return NULL;
 }
 
-static int64_t scalar_value(const hlx_buffer_t* b) {
-  const void* d = hlx_buffer_data(b);
-  hlx_dtype_t t = (hlx_dtype_t)b->desc.element_type;
+enum { kMaxValues = 256 }; /* integer arguments up to this size are read */
+
+static int64_t int_at(hlx_dtype_t t, const void* d, int64_t i) {
   bool s = hlx_dtype_is_signed_int(t);
   switch (hlx_dtype_size(t)) {
-    case 1: return s ? (int64_t)*(const int8_t*)d : (int64_t)*(const uint8_t*)d;
-    case 2: return s ? (int64_t)*(const int16_t*)d : (int64_t)*(const uint16_t*)d;
-    case 4: return s ? (int64_t)*(const int32_t*)d : (int64_t)*(const uint32_t*)d;
-    default: return *(const int64_t*)d;
+    case 1: return s ? (int64_t)((const int8_t*)d)[i] : (int64_t)((const uint8_t*)d)[i];
+    case 2: return s ? (int64_t)((const int16_t*)d)[i] : (int64_t)((const uint16_t*)d)[i];
+    case 4: return s ? (int64_t)((const int32_t*)d)[i] : (int64_t)((const uint32_t*)d)[i];
+    default: return ((const int64_t*)d)[i];
   }
 }
 
@@ -91,14 +91,23 @@ hlx_status_t hlx_program_specialize(const hlx_program_t* p, const char* fn,
     ra[i].rank = b->desc.rank;
     ra[i].dims = b->desc.dims;
     hlx_dtype_t dt = (hlx_dtype_t)b->desc.element_type;
-    if (b->desc.rank == 0 && hlx_dtype_is_int(dt)) {
-      ra[i].has_value = true;
-      ra[i].value = scalar_value(b);
+    int64_t n = 1;
+    for (int32_t d = 0; d < b->desc.rank; d++) n *= b->desc.dims[d];
+    if (hlx_dtype_is_int(dt) && n <= kMaxValues && hlx_internal_is_plain(b)) {
+      int64_t* v = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+      if (!v) {
+        st = hlx_status_oom();
+        break;
+      }
+      for (int64_t k = 0; k < n; k++) v[k] = int_at(dt, hlx_buffer_data(b), k);
+      ra[i].values = v;
+      ra[i].num_values = n;
     }
   }
   hlx_func_t* qf = st ? NULL : hlx_module_find_func(q->module, f->name);
   if (!st && !qf) st = hlx_make_status(HLX_STATUS_INTERNAL, "lost @%s", f->name);
   if (!st) st = hlx_refine_shapes(q->module, qf, num_args, ra);
+  for (int32_t i = 0; ra && i < num_args; i++) free((void*)ra[i].values);
   free(ra);
   if (st) {
     hlx_program_destroy(q);

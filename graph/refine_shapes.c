@@ -297,7 +297,8 @@ static hlx_status_t eval(fn_ctx_t* f, const hlx_op_t* op) {
         return set_known(f, op->results[0], n, a[0]->v);
       return NULL;
     case HLX_OP_CONCATENATE: {
-      if (rt->rank != 1) return NULL;
+      /* Along dim 0, row-major data is the operands' data appended. */
+      if (rt->rank < 1 || attr_int(attr(op, "dimension"), -1) != 0) return NULL;
       int64_t k = 0;
       for (int32_t i = 0; i < op->num_operands; i++) {
         known_t* x = kn(f, op->operands[i]);
@@ -558,9 +559,8 @@ static hlx_status_t gather_shape(const hlx_op_t* op, const int64_t* sizes,
   if (no < 0) no = 0;
   if (nc < 0) nc = 0;
   if (nb < 0) nb = 0;
-  int64_t ivd = attr_int(field(dn, "index_vector_dim"), -1);
+  int64_t ivd = attr_int(field(dn, "index_vector_dim"), 0); /* spec default */
   const hlx_type_t* it = ot(op, 1);
-  if (ivd < 0) ivd = it->rank;
   int64_t batch[HLX_MAX_RANK];
   int32_t nbd = 0;
   for (int32_t d = 0; d < it->rank; d++)
@@ -585,6 +585,58 @@ static hlx_status_t gather_shape(const hlx_op_t* op, const int64_t* sizes,
     dims[d] = is_off ? offs[oi++] : (bi < nbd ? batch[bi++] : 1);
   }
   *rank = r;
+  return NULL;
+}
+
+/* convolution's result dims (spec C13-C15); pad: 2 per spatial dim, or
+ * NULL for the op's padding attribute. */
+static hlx_status_t conv_dims(const hlx_op_t* op, const int64_t* pad,
+                              int64_t* dims, int32_t* rank) {
+  const hlx_attr_t* dn = attr(op, "dimension_numbers");
+  const hlx_type_t* in = ot(op, 0);
+  const hlx_type_t* k = ot(op, 1);
+  int64_t isp[HLX_MAX_RANK], ksp[HLX_MAX_RANK], osp[HLX_MAX_RANK];
+  int32_t ns = attr_ints(field(dn, "input_spatial_dimensions"), isp,
+                         HLX_MAX_RANK);
+  if (ns < 0) ns = 0;
+  if (attr_ints(field(dn, "kernel_spatial_dimensions"), ksp, HLX_MAX_RANK) !=
+          ns ||
+      attr_ints(field(dn, "output_spatial_dimensions"), osp, HLX_MAX_RANK) !=
+          ns ||
+      in->rank != ns + 2 || k->rank != ns + 2)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "(C2-C12) bad dimension_numbers");
+  int64_t st[HLX_MAX_RANK], ld[HLX_MAX_RANK], rd[HLX_MAX_RANK],
+      pv[2 * HLX_MAX_RANK];
+  for (int32_t d = 0; d < ns; d++) st[d] = ld[d] = rd[d] = 1;
+  for (int32_t d = 0; d < 2 * ns; d++) pv[d] = pad ? pad[d] : 0;
+  attr_ints(attr(op, "window_strides"), st, HLX_MAX_RANK);
+  attr_ints(attr(op, "lhs_dilation"), ld, HLX_MAX_RANK);
+  attr_ints(attr(op, "rhs_dilation"), rd, HLX_MAX_RANK);
+  if (!pad) attr_ints(attr(op, "padding"), pv, 2 * HLX_MAX_RANK);
+  int64_t bg = attr_int(attr(op, "batch_group_count"), 1);
+  int64_t ib = attr_int(field(dn, "input_batch_dimension"), -1);
+  int64_t kof = attr_int(field(dn, "kernel_output_feature_dimension"), -1);
+  int64_t ob = attr_int(field(dn, "output_batch_dimension"), -1);
+  int64_t of = attr_int(field(dn, "output_feature_dimension"), -1);
+  if (ib < 0 || ib >= in->rank || kof < 0 || kof >= k->rank || ob < 0 ||
+      ob >= in->rank || of < 0 || of >= in->rank || bg < 1)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "(C2-C12) bad dimension_numbers");
+  dims[ob] = in->dims[ib] / bg;
+  dims[of] = k->dims[kof];
+  for (int32_t d = 0; d < ns; d++) {
+    if (isp[d] < 0 || isp[d] >= in->rank || ksp[d] < 0 ||
+        ksp[d] >= k->rank || osp[d] < 0 || osp[d] >= in->rank || st[d] < 1)
+      return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                    "(C2-C12) bad spatial dimensions");
+    int64_t n = in->dims[isp[d]];
+    int64_t dil = n > 0 ? (n - 1) * ld[d] + 1 : 0;
+    int64_t padded = dil + pv[2 * d] + pv[2 * d + 1];
+    int64_t win = (k->dims[ksp[d]] - 1) * rd[d] + 1;
+    dims[osp[d]] = padded < win ? 0 : (padded - win) / st[d] + 1;
+  }
+  *rank = in->rank;
   return NULL;
 }
 
@@ -733,9 +785,18 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       set_code(op, HLX_OP_CONSTANT, 0);
       return eval(f, op);
     }
-    case HLX_OP_DYNAMIC_CONV:
-      return op_err(op, HLX_STATUS_UNIMPLEMENTED,
-                    "dynamic_conv is not specialised yet");
+    case HLX_OP_DYNAMIC_CONV: {
+      known_t* k = kn(f, op->operands[2]);
+      HLX_RETURN_IF_ERROR(need_known(op, k, 2, 2 * (ot(op, 0)->rank - 2),
+                                     "padding"));
+      int32_t r;
+      HLX_RETURN_IF_ERROR(conv_dims(op, k->v, dims, &r));
+      HLX_RETURN_IF_ERROR(set_result(f, op, 0, r, dims));
+      HLX_RETURN_IF_ERROR(put_attr(ar, op, "padding",
+                                   i64_array(ar, k->v, (int32_t)k->n)));
+      set_code(op, HLX_OP_CONVOLUTION, 2);
+      return NULL;
+    }
     default: break;
   }
   /* Ops whose results are static already need no rule. */
@@ -982,7 +1043,12 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       HLX_RETURN_IF_ERROR(set_result(f, op, 0, t->rank, t->dims));
       break;
     }
-    case HLX_OP_CONVOLUTION:
+    case HLX_OP_CONVOLUTION: {
+      int32_t r;
+      HLX_RETURN_IF_ERROR(conv_dims(op, NULL, dims, &r));
+      HLX_RETURN_IF_ERROR(set_result(f, op, 0, r, dims));
+      break;
+    }
     case HLX_OP_FFT:
     case HLX_OP_CUSTOM_CALL:
     case HLX_OP_IOTA:
@@ -1172,14 +1238,17 @@ hlx_status_t hlx_refine_shapes(hlx_module_t* m, hlx_func_t* entry,
       st = hlx_status_oom();
       break;
     }
-    if (args[i].has_value && int_like(t) && t->rank == 0) {
-      ks[i].n = 1;
-      ks[i].v = hlx_arena_alloc(ar, sizeof(int64_t));
+    if (args[i].values && int_like(t) && args[i].num_values <= kMaxKnown &&
+        args[i].num_values == hlx_type_num_elements(types[i])) {
+      int64_t n = args[i].num_values;
+      ks[i].n = n;
+      ks[i].v = hlx_arena_alloc_array(ar, (size_t)(n ? n : 1), sizeof(int64_t));
       if (!ks[i].v) {
         st = hlx_status_oom();
         break;
       }
-      ks[i].v[0] = wrap(t->dtype, args[i].value);
+      for (int64_t k = 0; k < n; k++)
+        ks[i].v[k] = wrap(t->dtype, args[i].values[k]);
     }
   }
   if (!st) st = refine_func(c, entry, types, ks, NULL);

@@ -14,13 +14,15 @@ extern "C" {
 #endif
 
 /* One argument of the entry: its concrete dims (rank must match the
- * declared type; a static declared dim must equal it) and, for a scalar
- * integer argument used as a dimension variable, its value. */
+ * declared type; a static declared dim must equal it) and, for an integer
+ * argument shapes may be computed from (a dimension variable, or JAX's
+ * slice starts), its values: num_values row-major elements, or values NULL
+ * when unknown. The result is specialised to those values. */
 typedef struct hlx_refine_arg_t {
   int32_t rank;
   const int64_t* dims;
-  bool has_value;
-  int64_t value;
+  const int64_t* values;
+  int64_t num_values;
 } hlx_refine_arg_t;
 
 /* Whether any value, argument or result type of `f` or a function it

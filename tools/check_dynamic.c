@@ -1,9 +1,10 @@
 /* `hlx check` of a shape-polymorphic program (JAX exports with symbolic
  * dims). Such test files are round-trip tests without data, so PASS means:
  *   (a) printing the program and parsing the print prints the same text;
- *   (b) with every scalar integer argument (the dimension variables) and
- *       every `?` input dim bound to one small value (3, else the first of
- *       2, 4, 5, 1, 6 the program's types accept), the program specialises
+ *   (b) with the leading scalar integer arguments (the dimension
+ *       variables) and every `?` input dim bound to one small value v (3,
+ *       else the first of 2, 4, 5, 1, 6 the program's types accept), and
+ *       integer data in [0, v), the program specialises
  *       (hlx_program_specialize, which also checks the result shapes
  *       against the declared types), compiles and runs on deterministic
  *       random inputs, and its results equal those of the same specialised
@@ -129,9 +130,23 @@ static void free_bufs(hlx_buffer_t** b, int32_t n) {
   free(b);
 }
 
-/* Inputs with every `?` dim and scalar integer bound to v. */
+/* Integer data in [0, v): JAX's symbolic slices need starts in range
+ * (real_dynamic_slice does not clamp), and indices stay in bounds. */
+static void in_range(hlx_dtype_t t, void* data, size_t n, int64_t v) {
+  size_t sz = hlx_dtype_size(t);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t x = 0;
+    memcpy(&x, (char*)data + i * sz, sz); /* little-endian */
+    int64_t y = (int64_t)(x % (uint64_t)v);
+    memcpy((char*)data + i * sz, &y, sz);
+  }
+}
+
+/* Inputs with every `?` dim and dimension variable (JAX puts them first:
+ * the leading scalar integer arguments) bound to v; the rest random. */
 static hlx_status_t make_inputs(const hlx_program_t* p, const char* fn,
                                 int32_t n, int64_t v, hlx_buffer_t** args) {
+  bool leading = true;
   for (int32_t i = 0; i < n; i++) {
     hlx_tensor_desc_t d;
     HLX_RETURN_IF_ERROR(hlx_program_function_arg_desc(p, fn, i, &d));
@@ -143,11 +158,13 @@ static hlx_status_t make_inputs(const hlx_program_t* p, const char* fn,
     HLX_RETURN_IF_ERROR(hlx_buffer_create(&d, NULL, &args[i]));
     void* data = (void*)hlx_buffer_data(args[i]);
     hlx_dtype_t t = (hlx_dtype_t)d.element_type;
-    if (d.rank == 0 && hlx_dtype_is_int(t)) {
+    leading = leading && d.rank == 0 && hlx_dtype_is_int(t);
+    if (leading) {
       int64_t w = v;
       memcpy(data, &w, hlx_dtype_size(t)); /* little-endian */
     } else {
       hlx_random_fill(t, data, count, 0xd15eed00u + (uint64_t)i);
+      if (hlx_dtype_is_int(t)) in_range(t, data, count, v);
     }
   }
   return NULL;

@@ -192,6 +192,29 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xi32>) -> tensor<?xi32> {
   EXPECT_EQ(As<int32_t>(out), (std::vector<int32_t>{11, 13}));
 }
 
+TEST(RefineShapes, RealDynamicSliceFromIntegerData) {
+  // JAX's dynamic_slice with a symbolic size: start from data (1), limit =
+  // start + b - 1 with b = 3: elements 1 and 2 of [10, 11, 12, 13].
+  const char* text = R"(
+func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xi32>, %arg2: tensor<1xi64>) -> tensor<?xi32> {
+  %0 = stablehlo.reshape %arg0 : (tensor<i64>) -> tensor<1xi64>
+  %1 = stablehlo.constant dense<1> : tensor<1xi64>
+  %2 = stablehlo.add %arg2, %0 : tensor<1xi64>
+  %3 = stablehlo.subtract %2, %1 : tensor<1xi64>
+  %4 = stablehlo.real_dynamic_slice %arg1, %arg2, %3, %1 : (tensor<?xi32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi32>
+  return %4 : tensor<?xi32>
+})";
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> out;
+  ASSERT_EQ(Specialize(text,
+                       {Dim(3), MakeArg<int32_t>(kI32, {4}, {10, 11, 12, 13}),
+                        MakeArg<int64_t>(kI64, {1}, {1})},
+                       &dims, &out),
+            "");
+  EXPECT_EQ(dims, (std::vector<int64_t>{2}));
+  EXPECT_EQ(As<int32_t>(out), (std::vector<int32_t>{11, 12}));
+}
+
 TEST(RefineShapes, DynamicPad) {
   // [1, 2, 3], low 1, high b-1 = 1, interior 1, pad value 0.
   const char* text = R"(
@@ -231,6 +254,47 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?x?xi32>, %arg2: tensor<2x1xi3
             "");
   EXPECT_EQ(dims, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(As<int32_t>(out), (std::vector<int32_t>{5, 6, 1, 2}));
+}
+
+TEST(RefineShapes, DynamicConvWithComputedPadding) {
+  // [1, 2, 3, 4] (?= 4) with a [1, 1] window, padding b - 3 = 1 each side:
+  // [0+1, 1+2, 2+3, 3+4, 4+0].
+  const char* text = R"(
+func.func @main(%arg0: tensor<i64>, %arg1: tensor<1x?x1xf32>, %arg2: tensor<2x1x1xf32>) -> tensor<1x?x1xf32> {
+  %0 = stablehlo.constant dense<3> : tensor<i64>
+  %1 = stablehlo.subtract %arg0, %0 : tensor<i64>
+  %2 = stablehlo.broadcast_in_dim %1, dims = [] : (tensor<i64>) -> tensor<1x2xi64>
+  %3 = "stablehlo.dynamic_conv"(%arg1, %arg2, %2) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 1>} : (tensor<1x?x1xf32>, tensor<2x1x1xf32>, tensor<1x2xi64>) -> tensor<1x?x1xf32>
+  return %3 : tensor<1x?x1xf32>
+})";
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> out;
+  ASSERT_EQ(Specialize(text,
+                       {Dim(4), MakeArg<float>(kF32, {1, 4, 1}, {1, 2, 3, 4}),
+                        MakeArg<float>(kF32, {2, 1, 1}, {1, 1})},
+                       &dims, &out),
+            "");
+  EXPECT_EQ(dims, (std::vector<int64_t>{1, 5, 1}));
+  EXPECT_EQ(As<float>(out), (std::vector<float>{1, 3, 5, 7, 4}));
+}
+
+TEST(RefineShapes, GatherWithDefaultIndexVectorDim) {
+  // index_vector_dim defaults to 0: one start [1] picks row 1 of a ?x2.
+  const char* text = R"(
+func.func @main(%arg0: tensor<?x2xi32>, %arg1: tensor<1xi32>) -> tensor<?x?xi32> {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %1 = "stablehlo.dynamic_gather"(%arg0, %arg1, %0) {dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [0]>} : (tensor<?x2xi32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?x?xi32>
+  return %1 : tensor<?x?xi32>
+})";
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> out;
+  ASSERT_EQ(Specialize(text,
+                       {MakeArg<int32_t>(kI32, {3, 2}, {1, 2, 3, 4, 5, 6}),
+                        MakeArg<int32_t>(kI32, {1}, {1})},
+                       &dims, &out),
+            "");
+  EXPECT_EQ(dims, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(As<int32_t>(out), (std::vector<int32_t>{3, 4}));
 }
 
 TEST(RefineShapes, ThroughACall) {
@@ -284,13 +348,14 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
 }
 
 TEST(RefineShapes, ShapeOperandNotComputableIsAnError) {
-  // The shape comes from tensor data, not from shapes or dimension values.
+  // The shape is computed from float data, which refinement does not fold.
   const char* text = R"(
-func.func @main(%arg0: tensor<1xi64>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
-  %0 = stablehlo.dynamic_broadcast_in_dim %arg1, %arg0, dims = [0] : (tensor<?xf32>, tensor<1xi64>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
+func.func @main(%arg0: tensor<1xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.convert %arg0 : (tensor<1xf32>) -> tensor<1xi64>
+  %1 = stablehlo.dynamic_broadcast_in_dim %arg1, %0, dims = [0] : (tensor<?xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
 })";
-  std::string e = Error(text, {MakeArg<int64_t>(kI64, {1}, {3}),
+  std::string e = Error(text, {MakeArg<float>(kF32, {1}, {3}),
                                MakeArg<float>(kF32, {3}, {1, 2, 3})});
   EXPECT_NE(e.find("stablehlo.dynamic_broadcast_in_dim"), std::string::npos) << e;
   EXPECT_NE(e.find("not computable"), std::string::npos) << e;
