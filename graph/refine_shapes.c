@@ -80,21 +80,11 @@ static bool is_dyn_type(const hlx_type_t* t) {
   return false;
 }
 
-static bool block_is_dynamic(const hlx_module_t* m, const hlx_block_t* b,
-                             int depth);
-
-static bool func_dyn(const hlx_module_t* m, const hlx_func_t* f, int depth) {
-  if (depth > 32) return false;
-  for (int32_t i = 0; i < f->num_results; i++)
-    if (is_dyn_type(f->result_types[i])) return true;
-  const hlx_block_t* b = f->body->blocks[0];
-  for (int32_t i = 0; i < b->num_args; i++)
-    if (is_dyn_type(b->args[i]->type)) return true;
-  return block_is_dynamic(m, b, depth);
-}
+/* Walks f and its callees once each (seen: one flag per module function). */
+static bool func_dyn(const hlx_module_t* m, const hlx_func_t* f, bool* seen);
 
 static bool block_is_dynamic(const hlx_module_t* m, const hlx_block_t* b,
-                             int depth) {
+                             bool* seen) {
   for (int32_t i = 0; i < b->num_args; i++)
     if (is_dyn_type(b->args[i]->type)) return true;
   for (int32_t k = 0; k < b->num_ops; k++) {
@@ -103,19 +93,34 @@ static bool block_is_dynamic(const hlx_module_t* m, const hlx_block_t* b,
       if (is_dyn_type(op->results[r]->type)) return true;
     for (int32_t g = 0; g < op->num_regions; g++)
       for (int32_t j = 0; j < op->regions[g]->num_blocks; j++)
-        if (block_is_dynamic(m, op->regions[g]->blocks[j], depth)) return true;
+        if (block_is_dynamic(m, op->regions[g]->blocks[j], seen)) return true;
     if (op->code == HLX_OP_FUNC_CALL) {
       const hlx_attr_t* cal = hlx_op_attr(op, "callee");
       const hlx_func_t* f =
           cal && cal->str ? hlx_module_find_func(m, cal->str) : NULL;
-      if (f && func_dyn(m, f, depth + 1)) return true;
+      if (f && func_dyn(m, f, seen)) return true;
     }
   }
   return false;
 }
 
+static bool func_dyn(const hlx_module_t* m, const hlx_func_t* f, bool* seen) {
+  for (int32_t i = 0; i < m->num_funcs; i++)
+    if (m->funcs[i] == f) {
+      if (seen[i]) return false;
+      seen[i] = true;
+    }
+  for (int32_t i = 0; i < f->num_results; i++)
+    if (is_dyn_type(f->result_types[i])) return true;
+  return block_is_dynamic(m, f->body->blocks[0], seen);
+}
+
 bool hlx_func_is_dynamic(const hlx_module_t* m, const hlx_func_t* f) {
-  return func_dyn(m, f, 0);
+  bool* seen = calloc((size_t)m->num_funcs + 1, sizeof(bool));
+  if (!seen) return false;
+  bool dyn = func_dyn(m, f, seen);
+  free(seen);
+  return dyn;
 }
 
 /* ---- small integer values ---------------------------------------------- */
