@@ -628,6 +628,7 @@ static hlx_status_t conv_dims(const hlx_op_t* op, const int64_t* pad,
       ob >= in->rank || of < 0 || of >= in->rank || bg < 1)
     return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
                   "(C2-C12) bad dimension_numbers");
+  for (int32_t d = 0; d < in->rank; d++) dims[d] = 0;
   dims[ob] = in->dims[ib] / bg;
   dims[of] = k->dims[kof];
   for (int32_t d = 0; d < ns; d++) {
@@ -668,6 +669,8 @@ static hlx_status_t set_block_arg(fn_ctx_t* f, hlx_block_t* b, int32_t i,
 
 static hlx_status_t results_from_terminator(fn_ctx_t* f, const hlx_op_t* op,
                                             const hlx_block_t* b) {
+  if (b->num_ops < 1)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT, "a branch has no return");
   const hlx_op_t* term = b->ops[b->num_ops - 1];
   for (int32_t r = 0; r < op->num_results && r < term->num_operands; r++) {
     const hlx_type_t* t = term->operands[r]->type;
@@ -677,12 +680,50 @@ static hlx_status_t results_from_terminator(fn_ctx_t* f, const hlx_op_t* op,
   return NULL;
 }
 
+/* The operands the shape rules index (fewer: a malformed op). */
+static int32_t min_operands(hlx_opcode_t c) {
+  switch (c) {
+    case HLX_OP_DYNAMIC_IOTA: case HLX_OP_GET_DIMENSION_SIZE:
+    case HLX_OP_BROADCAST_IN_DIM: case HLX_OP_TRANSPOSE: case HLX_OP_RESHAPE:
+    case HLX_OP_CONCATENATE: case HLX_OP_SLICE: case HLX_OP_PAD:
+    case HLX_OP_REDUCE_WINDOW:
+      return 1;
+    case HLX_OP_DYNAMIC_BROADCAST_IN_DIM: case HLX_OP_DYNAMIC_RESHAPE:
+    case HLX_OP_GATHER: case HLX_OP_REDUCE: case HLX_OP_DOT:
+    case HLX_OP_DOT_GENERAL: case HLX_OP_TRIANGULAR_SOLVE:
+    case HLX_OP_CONVOLUTION:
+      return 2;
+    case HLX_OP_DYNAMIC_GATHER: case HLX_OP_DYNAMIC_CONV: return 3;
+    case HLX_OP_REAL_DYNAMIC_SLICE: return 4;
+    case HLX_OP_DYNAMIC_PAD: return 5;
+    default: return 0;
+  }
+}
+
+static bool all_in(const int64_t* v, int32_t n, int32_t rank) {
+  for (int32_t i = 0; i < n; i++)
+    if (v[i] < 0 || v[i] >= rank) return false;
+  return true;
+}
+
 static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
   hlx_arena_t* ar = &f->c->m->arena;
-  int64_t dims[HLX_MAX_RANK];
+  int64_t dims[3 * HLX_MAX_RANK]; /* dot: batch + both free dims */
   int64_t tmp[HLX_MAX_RANK];
   const hlx_type_t* rt = op->num_results ? op->results[0]->type : NULL;
   int32_t rank = rt && rt->kind == HLX_TYPE_TENSOR ? rt->rank : 0;
+  int32_t need = min_operands(op->code);
+  if (need) {
+    bool ok = op->num_operands >= need && rt && rt->kind == HLX_TYPE_TENSOR;
+    for (int32_t i = 0; ok && i < need; i++)
+      ok = ot(op, i)->kind == HLX_TYPE_TENSOR;
+    if (!ok)
+      return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                    "needs %d tensor operands and a tensor result", (int)need);
+  }
+  if ((op->code == HLX_OP_IF || op->code == HLX_OP_CASE) &&
+      (op->num_regions < 1 || op->regions[0]->num_blocks < 1))
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT, "has no branch");
   switch (op->code) {
     case HLX_OP_DYNAMIC_BROADCAST_IN_DIM: {
       known_t* k = kn(f, op->operands[1]);
@@ -718,7 +759,11 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       known_t* k = kn(f, op->operands[1]);
       HLX_RETURN_IF_ERROR(need_known(op, k, 1, rank, "output_shape"));
       int64_t n = 1;
-      for (int32_t d = 0; d < rank; d++) n *= k->v[d];
+      for (int32_t d = 0; d < rank; d++)
+        if (k->v[d] < 0 || __builtin_mul_overflow(n, k->v[d], &n))
+          return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) output_shape[%d] = %lld: no valid size", (int)d,
+                        (long long)k->v[d]);
       if (n != hlx_type_num_elements(ot(op, 0)))
         return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
                       "(C2) output_shape has %lld elements, the operand %lld",
@@ -879,7 +924,8 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
     }
     case HLX_OP_TRANSPOSE: {
       int64_t p[HLX_MAX_RANK];
-      if (attr_ints(attr(op, "permutation"), p, HLX_MAX_RANK) != rank)
+      if (attr_ints(attr(op, "permutation"), p, HLX_MAX_RANK) != rank ||
+          !all_in(p, rank, ot(op, 0)->rank))
         return op_err(op, HLX_STATUS_INVALID_ARGUMENT, "(C2) bad permutation");
       for (int32_t d = 0; d < rank; d++) dims[d] = ot(op, 0)->dims[p[d]];
       HLX_RETURN_IF_ERROR(set_result(f, op, 0, rank, dims));
@@ -910,7 +956,11 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       int64_t cd = attr_int(attr(op, "dimension"), -1);
       if (cd < 0 || cd >= rank)
         return op_err(op, HLX_STATUS_INVALID_ARGUMENT, "(C4) bad dimension");
-      HLX_RETURN_IF_ERROR(elementwise_rule(f, op, 0, 0)); /* no-op */
+      for (int32_t i = 0; i < op->num_operands; i++)
+        if (ot(op, i)->kind != HLX_TYPE_TENSOR || ot(op, i)->rank != rank)
+          return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) operand %d's rank differs from the result's",
+                        (int)i);
       for (int32_t d = 0; d < rank; d++) {
         dims[d] = d == cd ? 0 : ot(op, 0)->dims[d];
         for (int32_t i = 0; i < op->num_operands; i++) {
@@ -992,6 +1042,10 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
         if (nlc < 0) nlc = 0;
         if (nrc < 0) nrc = 0;
       }
+      if (!all_in(lb, nlb, l->rank) || !all_in(lc, nlc, l->rank) ||
+          !all_in(rb, nrb, rr->rank) || !all_in(rc, nrc, rr->rank))
+        return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                      "(C3-C8) dimension numbers out of range");
       int32_t r = 0;
       for (int32_t k = 0; k < nlb; k++) dims[r++] = l->dims[lb[k]];
       for (int32_t d = 0; d < l->rank; d++) {
@@ -1132,6 +1186,11 @@ static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
     return hlx_status_oom();
   for (int32_t i = 0; i < fn->num_values; i++) f.known[i].n = -1;
   hlx_block_t* b = fn->body->blocks[0];
+  if (b->num_args != fn->num_args)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "shape refinement: @%s's body takes %d arguments, "
+                           "its type %d",
+                           fn->name, (int)b->num_args, (int)fn->num_args);
   for (int32_t i = 0; i < fn->num_args; i++) {
     s->arg_types[i] = arg_types[i];
     s->arg_known[i] = arg_known[i];
@@ -1170,6 +1229,9 @@ static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
                         : refine_block(&f, b);
   c->depth--;
   if (st) return hlx_status_annotate(st, "in function @%s", fn->name);
+  if (b->num_ops < 1)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "shape refinement: @%s has no return", fn->name);
   const hlx_op_t* term = b->ops[b->num_ops - 1];
   if (term->num_operands != fn->num_results)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,

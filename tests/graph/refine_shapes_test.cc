@@ -361,6 +361,17 @@ func.func @main(%arg0: tensor<1xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
   EXPECT_NE(e.find("not computable"), std::string::npos) << e;
 }
 
+TEST(RefineShapes, MalformedDynamicOpIsAnError) {
+  // dynamic_broadcast_in_dim without its shape operand.
+  const char* text = R"(
+func.func @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "stablehlo.dynamic_broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 0>} : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+})";
+  std::string e = Error(text, {MakeArg<float>(kF32, {3}, {1, 2, 3})});
+  EXPECT_NE(e.find("needs 2 tensor operands"), std::string::npos) << e;
+}
+
 TEST(RefineShapes, StaticDeclaredDimThatDisagreesIsAnError) {
   const char* text = R"(
 func.func @main(%arg0: tensor<?x2xf32>) -> tensor<?x2xf32> {
