@@ -737,7 +737,8 @@ static hlx_status_t lower_conv_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   const hlx_type_t* o = hlx_static_tensor(op->results[0]);
   if (!l || !r || !o)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   bool quant = l->quant || r->quant || o->quant;
   if (l->quant) {
     if (!r->quant || !o->quant)

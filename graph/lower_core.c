@@ -108,7 +108,8 @@ static hlx_status_t lower_reshape(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* out = hlx_static_tensor(op->results[0]);
   if (!in || !out)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   if (in->dtype != out->dtype)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C1) operand has element type %s, result %s",
@@ -190,7 +191,8 @@ static hlx_status_t lower_bitcast_convert(hlx_lower_ctx_t* c,
   const hlx_type_t* out = hlx_static_tensor(op->results[0]);
   if (!in || !out)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   int ib = hlx_dtype_bits(in->dtype), ob = hlx_dtype_bits(out->dtype);
   int64_t nin = hlx_type_num_elements(in), nout = hlx_type_num_elements(out);
   if (hlx_dtype_is_complex(in->dtype) != hlx_dtype_is_complex(out->dtype))
@@ -391,7 +393,8 @@ static hlx_status_t lower_get_dimension_size(hlx_lower_ctx_t* c,
                         (long long)dim);
   if (t->dims[dim] < 0)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   const hlx_type_t* r = op->results[0]->type;
   if (r->kind != HLX_TYPE_TENSOR || r->rank != 0 || r->dtype != HLX_DTYPE_S32)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
@@ -425,7 +428,8 @@ static hlx_status_t lower_set_dimension_size(hlx_lower_ctx_t* c,
                         "size must be a tensor<i32> scalar");
   if (!in || !out)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   if (dim < 0 || dim >= in->rank || !hlx_type_equal(in, out))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "dimension %lld must be in range and the result "

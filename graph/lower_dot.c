@@ -677,7 +677,8 @@ static hlx_status_t lower_dot_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   const hlx_type_t* o = hlx_static_tensor(op->results[0]);
   if (!l || !r || !o || l->rank > HLX_MAX_RANK || r->rank > HLX_MAX_RANK)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   if ((l->quant || r->quant || o->quant) && (!l->quant || !r->quant))
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
                         "unsupported: mixing quantized and float operands");

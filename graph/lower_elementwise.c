@@ -118,7 +118,8 @@ static hlx_status_t same_shapes(const hlx_op_t* op, size_t* n) {
   const hlx_type_t* r = hlx_static_tensor(op->results[0]);
   if (!r)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   for (int32_t i = 0; i < op->num_operands; i++) {
     const hlx_type_t* t = hlx_static_tensor(op->operands[i]);
     if (!t)
@@ -363,7 +364,8 @@ static hlx_status_t lower_select(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* r = hlx_static_tensor(op->results[0]);
   if (!r)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   if (op->operands[0]->type->dtype != HLX_DTYPE_PRED)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "pred must have element type i1");
@@ -408,7 +410,8 @@ static hlx_status_t lower_clamp(hlx_lower_ctx_t* c, const hlx_op_t* op) {
   const hlx_type_t* r = hlx_static_tensor(op->results[0]);
   if (!r)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   if (!hlx_type_equal(op->operands[1]->type, r))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C4) operand and result must have the same type");
@@ -569,7 +572,8 @@ static hlx_status_t lower_chlo_broadcast(hlx_lower_ctx_t* c,
   const hlx_type_t* r = hlx_static_tensor(op->results[0]);
   if (!r || r->rank > HLX_MAX_RANK)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   int32_t in[3], out;
   for (int32_t i = 0; i < op->num_operands && i < 3; i++)
     HLX_RETURN_IF_ERROR(broadcast_operand(c, op, i, r, &in[i]));
@@ -630,7 +634,8 @@ static hlx_status_t lower_constant_like(hlx_lower_ctx_t* c,
   const hlx_attr_t* v = hlx_op_attr(op, "value");
   if (!r)
     return hlx_op_error(op, HLX_STATUS_UNIMPLEMENTED,
-                        "unsupported: dynamic shapes are not executed");
+                        "unsupported: dynamic shapes are not executed "
+                        "(hlx_program_specialize makes them static)");
   double f = 0;
   int64_t i = 0;
   hlx_dtype_t from;
