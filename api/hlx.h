@@ -80,10 +80,11 @@ hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
  * the values of its integer arguments of up to 256 elements (the dimension
  * variables; also e.g. slice starts a symbolic size is computed from): the
  * result is valid for those shapes and those values only.
- * Shapes are propagated op by op through calls, shape computations are
- * folded, and dynamic_broadcast_in_dim, dynamic_iota, dynamic_reshape,
- * real_dynamic_slice, dynamic_pad, dynamic_gather and get_dimension_size
- * become their static forms. Inconsistent shapes (a dimension value that
+ * Shapes are propagated op by op through calls (a function called with
+ * several argument shapes gets a private copy per shape), shape
+ * computations are folded, and dynamic_broadcast_in_dim, dynamic_iota,
+ * dynamic_reshape, real_dynamic_slice, dynamic_pad, dynamic_gather,
+ * dynamic_conv and get_dimension_size become their static forms. Inconsistent shapes (a dimension value that
  * disagrees with an input's dim) or a shape that cannot be computed fail
  * with INVALID_ARGUMENT naming the op and the rule; p is unchanged. Compile
  * the result with hlx_executable_create and run it on the same arguments;

@@ -21,7 +21,9 @@ typedef struct known_t {
 } known_t;
 
 typedef struct func_state_t {
-  const hlx_func_t* f;
+  hlx_func_t* f;             /* the function refined: origin or a copy */
+  const hlx_func_t* origin;  /* the function the calls name */
+  hlx_func_t* pristine;      /* origin as it was, for more copies */
   bool done;
   hlx_type_t** arg_types; /* as refined */
   known_t* arg_known;
@@ -121,6 +123,135 @@ bool hlx_func_is_dynamic(const hlx_module_t* m, const hlx_func_t* f) {
   bool dyn = func_dyn(m, f, seen);
   free(seen);
   return dyn;
+}
+
+/* ---- copies of functions (one per argument shapes) ---------------------- */
+
+typedef struct clone_t {
+  hlx_arena_t* a;
+  hlx_value_t** map; /* by value id: the copy's value */
+  int32_t num_values;
+} clone_t;
+
+static hlx_value_t* cl_value(clone_t* c, const hlx_value_t* v, hlx_op_t* def,
+                             hlx_block_t* blk) {
+  if (v->id < 0 || v->id >= c->num_values) return NULL;
+  hlx_value_t* n = hlx_arena_alloc(c->a, sizeof *n);
+  if (!n) return NULL;
+  *n = *v;
+  n->def = def;
+  n->block = blk;
+  c->map[v->id] = n;
+  return n;
+}
+
+static hlx_region_t* cl_region(clone_t* c, const hlx_region_t* r,
+                               hlx_op_t* parent);
+
+static hlx_op_t* cl_op(clone_t* c, const hlx_op_t* op, hlx_block_t* parent) {
+  hlx_op_t* n = hlx_arena_alloc(c->a, sizeof *n);
+  if (!n) return NULL;
+  *n = *op;
+  n->parent = parent;
+  n->attrs = hlx_arena_alloc_array(c->a, (size_t)op->num_attrs + 1,
+                                   sizeof *n->attrs);
+  n->operands = hlx_arena_alloc_array(c->a, (size_t)op->num_operands + 1,
+                                      sizeof *n->operands);
+  n->results = hlx_arena_alloc_array(c->a, (size_t)op->num_results + 1,
+                                     sizeof *n->results);
+  n->regions = hlx_arena_alloc_array(c->a, (size_t)op->num_regions + 1,
+                                     sizeof *n->regions);
+  if (!n->attrs || !n->operands || !n->results || !n->regions) return NULL;
+  if (op->num_attrs)
+    memcpy(n->attrs, op->attrs, sizeof *n->attrs * (size_t)op->num_attrs);
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    int32_t id = op->operands[i]->id;
+    n->operands[i] = id >= 0 && id < c->num_values ? c->map[id] : NULL;
+    if (!n->operands[i]) return NULL; /* used before defined */
+  }
+  for (int32_t g = 0; g < op->num_regions; g++)
+    if (!(n->regions[g] = cl_region(c, op->regions[g], n))) return NULL;
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (!(n->results[i] = cl_value(c, op->results[i], n, NULL))) return NULL;
+  return n;
+}
+
+static hlx_region_t* cl_region(clone_t* c, const hlx_region_t* r,
+                               hlx_op_t* parent) {
+  hlx_region_t* n = hlx_arena_alloc(c->a, sizeof *n);
+  if (!n) return NULL;
+  *n = *r;
+  n->parent = parent;
+  n->blocks = hlx_arena_alloc_array(c->a, (size_t)r->num_blocks + 1,
+                                    sizeof *n->blocks);
+  if (!n->blocks) return NULL;
+  for (int32_t j = 0; j < r->num_blocks; j++) {
+    const hlx_block_t* b = r->blocks[j];
+    hlx_block_t* nb = hlx_arena_alloc(c->a, sizeof *nb);
+    if (!nb) return NULL;
+    *nb = *b;
+    nb->parent = n;
+    nb->args = hlx_arena_alloc_array(c->a, (size_t)b->num_args + 1,
+                                     sizeof *nb->args);
+    nb->ops = hlx_arena_alloc_array(c->a, (size_t)b->num_ops + 1,
+                                    sizeof *nb->ops);
+    if (!nb->args || !nb->ops) return NULL;
+    for (int32_t i = 0; i < b->num_args; i++)
+      if (!(nb->args[i] = cl_value(c, b->args[i], NULL, nb))) return NULL;
+    for (int32_t k = 0; k < b->num_ops; k++)
+      if (!(nb->ops[k] = cl_op(c, b->ops[k], nb))) return NULL;
+    n->blocks[j] = nb;
+  }
+  return n;
+}
+
+/* A deep copy of f's body, values and result types (attributes and types
+ * are shared: refinement replaces them, never writes into them). */
+static hlx_status_t clone_func(hlx_module_t* m, const hlx_func_t* f,
+                               const char* name, hlx_func_t** out) {
+  clone_t c = {&m->arena, NULL, f->num_values};
+  c.map = hlx_arena_alloc_array(&m->arena, (size_t)f->num_values + 1,
+                                sizeof(hlx_value_t*));
+  hlx_func_t* n = hlx_arena_alloc(&m->arena, sizeof *n);
+  if (!c.map || !n) return hlx_status_oom();
+  memset(c.map, 0, sizeof(hlx_value_t*) * (size_t)(f->num_values + 1));
+  *n = *f;
+  n->name = name;
+  n->result_types = hlx_arena_alloc_array(
+      &m->arena, (size_t)f->num_results + 1, sizeof(hlx_type_t*));
+  if (!n->result_types) return hlx_status_oom();
+  for (int32_t r = 0; r < f->num_results; r++)
+    n->result_types[r] = f->result_types[r];
+  n->body = cl_region(&c, f->body, NULL);
+  if (!n->body)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "shape refinement: cannot copy @%s (a value is "
+                           "used before it is defined, or out of memory)",
+                           f->name);
+  *out = n;
+  return NULL;
+}
+
+/* A private copy of pristine named after origin, added to the module. */
+static hlx_status_t add_copy(ctx_t* c, const hlx_func_t* origin,
+                             const hlx_func_t* pristine, hlx_func_t** out) {
+  hlx_module_t* m = c->m;
+  char name[256];
+  for (int k = 1;; k++) {
+    snprintf(name, sizeof name, "%.200s_shape%d", origin->name, k);
+    if (!hlx_module_find_func(m, name)) break;
+  }
+  char* nm = hlx_arena_strndup(&m->arena, name, strlen(name));
+  hlx_func_t** funcs = hlx_arena_alloc_array(&m->arena, (size_t)m->num_funcs + 1,
+                                             sizeof(hlx_func_t*));
+  if (!nm || !funcs) return hlx_status_oom();
+  HLX_RETURN_IF_ERROR(clone_func(m, pristine, nm, out));
+  (*out)->is_public = false;
+  memcpy(funcs, m->funcs, sizeof(hlx_func_t*) * (size_t)m->num_funcs);
+  funcs[m->num_funcs] = *out;
+  m->funcs = funcs;
+  m->num_funcs++;
+  return NULL;
 }
 
 /* ---- small integer values ---------------------------------------------- */
@@ -649,7 +780,8 @@ static hlx_status_t conv_dims(const hlx_op_t* op, const int64_t* pad,
 static hlx_status_t refine_block(fn_ctx_t* f, hlx_block_t* b);
 static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
                                 hlx_type_t* const* arg_types,
-                                const known_t* arg_known, known_t* ret_known);
+                                const known_t* arg_known, known_t* ret_known,
+                                hlx_func_t** used);
 
 static hlx_status_t set_block_arg(fn_ctx_t* f, hlx_block_t* b, int32_t i,
                                   const hlx_type_t* t) {
@@ -891,7 +1023,16 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
     }
     if (callee->num_results > kMaxKnown)
       return op_err(op, HLX_STATUS_UNIMPLEMENTED, "too many results");
-    HLX_RETURN_IF_ERROR(refine_func(f->c, callee, types, ks, rk));
+    hlx_func_t* used = callee;
+    HLX_RETURN_IF_ERROR(refine_func(f->c, callee, types, ks, rk, &used));
+    if (used != callee) {
+      hlx_attr_t* sym = hlx_arena_alloc(ar, sizeof *sym);
+      if (!sym) return hlx_status_oom();
+      *sym = *cal;
+      sym->str = used->name;
+      HLX_RETURN_IF_ERROR(put_attr(ar, op, "callee", sym));
+      callee = used;
+    }
     for (int32_t r = 0; r < op->num_results && r < callee->num_results; r++) {
       const hlx_type_t* t = callee->result_types[r];
       if (t->kind == HLX_TYPE_TENSOR && hlx_type_is_static(t))
@@ -1142,35 +1283,57 @@ static bool known_equal(const known_t* a, const known_t* b) {
   return true;
 }
 
+static bool same_args(const func_state_t* s, int32_t n,
+                      hlx_type_t* const* arg_types, const known_t* arg_known) {
+  for (int32_t i = 0; i < n; i++)
+    if (!hlx_type_equal(arg_types[i], s->arg_types[i]) ||
+        !known_equal(&arg_known[i], &s->arg_known[i]))
+      return false;
+  return true;
+}
+
+/* Refines fn for these arguments: fn itself the first time, then a copy of
+ * it per new set of argument shapes/values; *used is the one refined. */
 static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
                                 hlx_type_t* const* arg_types,
-                                const known_t* arg_known, known_t* ret_known) {
-  func_state_t* s = NULL;
-  for (int32_t i = 0; i < c->num_funcs; i++)
-    if (c->funcs[i].f == fn) s = &c->funcs[i];
-  if (s) {
-    /* Called again: the same shapes and dimension values reuse it. */
-    for (int32_t i = 0; i < fn->num_args; i++) {
-      if (!hlx_type_equal(arg_types[i], s->arg_types[i]) ||
-          !known_equal(&arg_known[i], &s->arg_known[i]))
-        return hlx_make_status(
-            HLX_STATUS_UNIMPLEMENTED,
-            "shape refinement: @%s is called with different argument shapes "
-            "or dimension values (argument %d); specialising one function "
-            "twice is not supported yet",
-            fn->name, (int)i);
-    }
+                                const known_t* arg_known, known_t* ret_known,
+                                hlx_func_t** used) {
+  func_state_t* first = NULL;
+  for (int32_t i = 0; i < c->num_funcs; i++) {
+    func_state_t* s = &c->funcs[i];
+    if (s->origin != fn) continue;
+    if (s->f == fn) first = s;
+    if (!same_args(s, fn->num_args, arg_types, arg_known)) continue;
+    /* Called again with the same shapes and values: reuse it. */
     if (!s->done)
       return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                              "shape refinement: @%s is recursive", fn->name);
     for (int32_t r = 0; r < fn->num_results; r++) ret_known[r] = s->ret_known[r];
+    *used = s->f;
     return NULL;
   }
   if (c->num_funcs == kMaxFuncs)
     return hlx_make_status(HLX_STATUS_UNIMPLEMENTED,
-                           "shape refinement: too many functions");
+                           "shape refinement: more than %d specialised "
+                           "functions",
+                           kMaxFuncs);
+  hlx_func_t* target = fn;
+  hlx_func_t* pristine = NULL;
+  if (first) {
+    if (!first->pristine)
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "shape refinement: @%s (the entry) is called",
+                             fn->name);
+    HLX_RETURN_IF_ERROR(add_copy(c, fn, first->pristine, &target));
+  } else if (ret_known) {
+    /* A callee: keep it as it was for calls with other shapes. */
+    HLX_RETURN_IF_ERROR(clone_func(c->m, fn, fn->name, &pristine));
+  }
+  fn = target;
   hlx_arena_t* ar = &c->m->arena;
-  s = &c->funcs[c->num_funcs++];
+  func_state_t* s = &c->funcs[c->num_funcs++];
+  s->origin = first ? first->origin : fn;
+  s->pristine = pristine;
   s->f = fn;
   s->done = false;
   s->arg_types = hlx_arena_alloc_array(ar, (size_t)fn->num_args + 1,
@@ -1266,6 +1429,7 @@ static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
     if (ret_known) ret_known[r] = s->ret_known[r];
   }
   s->done = true;
+  *used = fn;
   return NULL;
 }
 
@@ -1318,7 +1482,8 @@ hlx_status_t hlx_refine_shapes(hlx_module_t* m, hlx_func_t* entry,
         ks[i].v[k] = wrap(t->dtype, args[i].values[k]);
     }
   }
-  if (!st) st = refine_func(c, entry, types, ks, NULL);
+  hlx_func_t* used = NULL;
+  if (!st) st = refine_func(c, entry, types, ks, NULL, &used);
   free(c);
   return st;
 }

@@ -319,6 +319,33 @@ func.func private @f(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<?xf32> 
   EXPECT_EQ(As<float>(out), (std::vector<float>{3, 6, 9}));
 }
 
+TEST(RefineShapes, ACalleeCalledWithTwoShapesIsSpecialisedTwice) {
+  // @sum reduces a ?-vector; called on x (b = 3) and on concat(x, x) (6).
+  const char* text = R"(
+func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<2xf32> {
+  %0 = call @sum(%arg1) : (tensor<?xf32>) -> tensor<f32>
+  %1 = stablehlo.concatenate %arg1, %arg1, dim = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %2 = call @sum(%1) : (tensor<?xf32>) -> tensor<f32>
+  %3 = stablehlo.reshape %0 : (tensor<f32>) -> tensor<1xf32>
+  %4 = stablehlo.reshape %2 : (tensor<f32>) -> tensor<1xf32>
+  %5 = stablehlo.concatenate %3, %4, dim = 0 : (tensor<1xf32>, tensor<1xf32>) -> tensor<2xf32>
+  return %5 : tensor<2xf32>
+}
+func.func private @sum(%arg0: tensor<?xf32>) -> tensor<f32> {
+  %0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.abs %arg0 : tensor<?xf32>
+  %2 = stablehlo.reduce(%1 init: %0) applies stablehlo.add across dimensions = [0] : (tensor<?xf32>, tensor<f32>) -> tensor<f32>
+  return %2 : tensor<f32>
+})";
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> out;
+  ASSERT_EQ(Specialize(text, {Dim(3), MakeArg<float>(kF32, {3}, {1, -2, 3})},
+                       &dims, &out),
+            "");
+  EXPECT_EQ(dims, (std::vector<int64_t>{2}));
+  EXPECT_EQ(As<float>(out), (std::vector<float>{6, 12}));
+}
+
 TEST(RefineShapes, MismatchedDimensionVariableIsAnError) {
   // b = 4 but the input has 3 elements: the broadcast cannot hold.
   const char* text = R"(
