@@ -488,7 +488,7 @@ static hlx_status_t eval(fn_ctx_t* f, const hlx_op_t* op) {
         r = hlx_dtype_is_pred(rt->dtype) ? !x : ~x;
         break;
       case HLX_OP_NEGATE: r = (int64_t)(0 - (uint64_t)x); break;
-      case HLX_OP_ABS: r = x < 0 ? -x : x; break;
+      case HLX_OP_ABS: r = x < 0 ? (int64_t)(0 - (uint64_t)x) : x; break;
       case HLX_OP_SIGN: r = (x > 0) - (x < 0); break;
       case HLX_OP_CLAMP: r = y < x ? x : (y > z ? z : y); break;
       case HLX_OP_SELECT: r = x ? y : z; break;
