@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -243,11 +244,8 @@ static void read_wisdom_locked(void) {
   g_wisdom_last = text;
 }
 
-/* Writes the wisdom file after a measured plan taught FFTW something:
- * merges the file's current content (other processes), then writes all
- * of it to a temporary file renamed over the old one. Planner lock held. */
-static void write_wisdom_locked(void) {
-  if (!g_wisdom_path) return;
+/* write_wisdom_locked's merge and write. */
+static void write_wisdom_file(void) {
   char* now = read_file(g_wisdom_path);
   if (now) import_wisdom_text(now);
   free(now);
@@ -294,6 +292,38 @@ static void write_wisdom_locked(void) {
   } else {
     free(text);
   }
+}
+
+/* An exclusive flock on <wisdom path>.lock, held by a process from its
+ * read of the file to its rename over it, so two writers merge instead of
+ * the second overwriting the first's shapes. Waits at most ~10 s (a stuck
+ * holder costs a lost update, not a hung compile); -1 without it. */
+static int lock_wisdom_file(void) {
+  size_t plen = strlen(g_wisdom_path) + 8;
+  char* lp = malloc(plen);
+  if (!lp) return -1;
+  snprintf(lp, plen, "%s.lock", g_wisdom_path);
+  int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  free(lp);
+  if (fd < 0) return -1;
+  for (int tries = 0; tries < 1000; tries++) {
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+    if (errno != EWOULDBLOCK && errno != EINTR) break;
+    usleep(10000);
+  }
+  close(fd);
+  return -1;
+}
+
+/* Writes the wisdom file after a measured plan taught FFTW something:
+ * under the file's lock, merges its current content (other processes),
+ * then writes all of it to a temporary file renamed over the old one.
+ * Planner lock held. */
+static void write_wisdom_locked(void) {
+  if (!g_wisdom_path) return;
+  int lock = lock_wisdom_file();
+  write_wisdom_file();
+  if (lock >= 0) close(lock); /* releases the flock */
 }
 
 /* ---- plans ---- */

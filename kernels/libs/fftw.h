@@ -23,9 +23,10 @@
  * holding the single- then the double-precision wisdom. It is read once,
  * before the first plan (missing or unreadable: planning just measures),
  * and rewritten after a shape is measured that the wisdom did not know:
- * the file is merged with what other processes wrote meanwhile, written
- * to a temporary file and renamed over the old one, so a reader never
- * sees half a file. A failed write is not an error. HLX_FFTW_WISDOM=""
+ * under an flock on <path>.lock, the file is merged with what other
+ * processes wrote meanwhile, written to a temporary file and renamed over
+ * the old one, so a reader never sees half a file and concurrent writers
+ * keep each other's shapes. A failed write is not an error. HLX_FFTW_WISDOM=""
  * (empty) turns the file off.
  *
  * Threads: a transform of at least HLX_FFTW_THREAD_MIN elements (real

@@ -5,11 +5,15 @@
 // plan cache.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <fftw3.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
@@ -345,6 +349,45 @@ double ThreadCpuSeconds(fftwf_plan p, int reps) {
                               1e-9 * (double)(b.tv_nsec - a.tv_nsec));
   }
   return best;
+}
+
+// Two processes learning new shapes at once: the one that writes the
+// wisdom file second must merge what the first wrote, not overwrite it
+// with what it read before. The "other process" here holds the file's lock
+// (<path>.lock, flock) while it writes its own content; hlx's write for a
+// newly measured shape waits for it and then keeps both.
+TEST(Fftw, WisdomWritesOfTwoProcessesAreMerged) {
+  std::string path = WisdomPath("merge.wisdom");
+  std::remove(path.c_str());
+  setenv("HLX_FFTW_WISDOM", path.c_str(), 1);
+  hlx_fftw_reset_wisdom_for_testing();
+  Check({HLX_FFT_FFT, false, {2, 2310}, {2310}});
+  std::string before = ReadAll(path);
+  ASSERT_NE(before.find("fftwf_wisdom"), std::string::npos);
+  int lock = open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(lock, 0);
+  ASSERT_EQ(flock(lock, LOCK_EX), 0);
+  hlx_fftw_cache_stats_t s0 = Stats();
+  std::thread planner([] { Check({HLX_FFT_FFT, false, {2, 2730}, {2730}}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  {  // the other process: what it read before, plus nothing new of ours
+    std::ofstream f(path + ".other", std::ios::binary);
+    f << before;
+  }
+  ASSERT_EQ(std::rename((path + ".other").c_str(), path.c_str()), 0);
+  flock(lock, LOCK_UN);
+  close(lock);
+  planner.join();
+  EXPECT_EQ(Stats().wisdom_writes, s0.wisdom_writes + 1);
+  std::string after = ReadAll(path);
+  EXPECT_NE(after, before) << "the new shape's wisdom was overwritten";
+  // A fresh process plans the new shape from the file alone.
+  hlx_fftw_reset_wisdom_for_testing();
+  hlx_fftw_cache_stats_t s1 = Stats();
+  Check({HLX_FFT_FFT, false, {2, 2730}, {2730}});
+  EXPECT_EQ(Stats().wisdom_hits, s1.wisdom_hits + 1);
+  setenv("HLX_FFTW_WISDOM", WisdomPath("fftw_test.wisdom").c_str(), 1);
+  hlx_fftw_reset_wisdom_for_testing();
 }
 
 // hlx installs FFTW's process-wide loop callback; an application's own
