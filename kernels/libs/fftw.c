@@ -484,7 +484,11 @@ hlx_status_t hlx_fftw_plan_obtain(hlx_fft_type_t type, hlx_dtype_t in_dtype,
     return unsupported("fft rank");
   k.fft_rank = fft_rank;
   int64_t batch = 1, n_real = 1, n_cplx = 1;
-  for (int32_t i = 0; i < rank - fft_rank; i++) batch *= in_dims[i];
+  for (int32_t i = 0; i < rank - fft_rank; i++) {
+    if (in_dims[i] < 1 || batch > INT_MAX / in_dims[i])
+      return unsupported("batch size"); /* empty, or past FFTW's int */
+    batch *= in_dims[i];
+  }
   for (int32_t i = 0; i < fft_rank; i++) {
     int64_t n = fft_length[i];
     if (n < 1 || n > INT_MAX / 2) return unsupported("transform length");

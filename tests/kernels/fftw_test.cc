@@ -471,6 +471,13 @@ TEST(Fftw, EmptyAndUnsupportedShapesFallBack) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(hlx_status_code(s), HLX_STATUS_UNIMPLEMENTED);
   hlx_status_free(s);
+  // A batch whose product overflows int64 (UBSan aborts on the multiply).
+  int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40, 8};
+  s = hlx_fftw_plan_obtain(HLX_FFT_FFT, HLX_DTYPE_C64, 3, huge, 1, len,
+                           nullptr, &p);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(hlx_status_code(s), HLX_STATUS_UNIMPLEMENTED);
+  hlx_status_free(s);
 }
 
 }  // namespace
