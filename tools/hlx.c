@@ -25,6 +25,7 @@ static void usage(FILE* f) {
           "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
           "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
           "          [--cpus LIST] [--reusable-params LIST] [--winograd]\n"
+          "          [--fast-compile]\n"
           "      Runs @main (inputs from .npy files in argument order, or\n"
           "      deterministic random inputs), prints each result and, with\n"
           "      --iterations, the median time per run. --profile writes a\n"
@@ -39,7 +40,8 @@ static void usage(FILE* f) {
           "      whose contents stay the same across runs (weights): their\n"
           "      packed forms are kept from run to run. --winograd lets 3x3\n"
           "      stride-1 convolutions use Winograd (faster, rounds\n"
-          "      differently).\n"
+          "      differently). --fast-compile trades run time for compile\n"
+          "      time (FFT plans estimated, not measured).\n"
           "  hlx print FILE\n"
           "      Parses FILE and prints it back (generic op form).\n");
 }

@@ -29,6 +29,7 @@ typedef struct run_options_t {
   const char* cpus;    /* --cpus LIST: pin the pool's workers ("0,2-3") */
   const char* reusable; /* --reusable-params LIST: kept weights ("1-") */
   bool winograd;        /* --winograd: conv_winograd compile option */
+  bool fast_compile;    /* --fast-compile: fast_compile compile option */
 } run_options_t;
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
@@ -77,6 +78,8 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
       i++;
     } else if (strcmp(a, "--winograd") == 0) {
       o->winograd = true;
+    } else if (strcmp(a, "--fast-compile") == 0) {
+      o->fast_compile = true;
     } else if (strcmp(a, "--stats") == 0) {
       o->stats = true;
     } else if (strcmp(a, "--fill-elided") == 0) {
@@ -323,6 +326,7 @@ static hlx_status_t run(const run_options_t* o) {
     co.client = client;
     co.max_isa = o->max_isa;
     co.conv_winograd = o->winograd;
+    co.fast_compile = o->fast_compile;
     co.reusable_params = reusable;
     co.num_reusable_params = num_reusable;
     s = hlx_executable_create(p, &co, &e);

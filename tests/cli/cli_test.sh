@@ -142,6 +142,58 @@ got=$(grep '^result 0' <<<"$out")
   echo "FAILED: --winograd changed a program without convolutions: '$got'"
   fails=$((fails + 1)); }
 
+# --fast-compile (the fast_compile compile option): FFT plans are
+# estimated, so no FFTW wisdom file is written; without it they are measured
+# and the wisdom is kept in HLX_FFTW_WISDOM.
+cat > "$tmp/fft.mlir" <<'MLIR'
+func.func @main(%a: tensor<2x64xcomplex<f32>>) -> tensor<2x64xcomplex<f32>> {
+  %0 = stablehlo.fft %a, type = FFT, length = [64] : (tensor<2x64xcomplex<f32>>) -> tensor<2x64xcomplex<f32>>
+  return %0 : tensor<2x64xcomplex<f32>>
+}
+MLIR
+out=$(HLX_FFTW_WISDOM="$tmp/wisdom" "$HLX" run "$tmp/fft.mlir" --fast-compile 2>&1)
+expect "--fast-compile runs the fft" "$out" '^result 0: complex<f32>\[2,64\]'
+[ ! -e "$tmp/wisdom" ] || {
+  echo "FAILED: --fast-compile measured FFT plans (a wisdom file appeared)"
+  fails=$((fails + 1)); }
+HLX_FFTW_WISDOM="$tmp/wisdom" "$HLX" run "$tmp/fft.mlir" >/dev/null 2>&1
+[ -s "$tmp/wisdom" ] || {
+  echo "FAILED: a measured FFT plan left no wisdom file"
+  fails=$((fails + 1)); }
+
+# A shape-polymorphic program (a dimension variable and a `?` dim, as JAX
+# exports them) runs specialised to its .npy inputs; a dimension variable
+# that disagrees with the input's shape is a clear error.
+cat > "$tmp/gen.mlir" <<'MLIR'
+func.func @main() -> (tensor<i64>, tensor<i64>, tensor<3x4xf32>) {
+  %0 = stablehlo.constant dense<3> : tensor<i64>
+  %1 = stablehlo.constant dense<5> : tensor<i64>
+  %2 = stablehlo.iota dim = 0 : tensor<3x4xf32>
+  return %0, %1, %2 : tensor<i64>, tensor<i64>, tensor<3x4xf32>
+}
+MLIR
+cat > "$tmp/poly.mlir" <<'MLIR'
+func.func @main(%n: tensor<i64>, %x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %2 = stablehlo.constant dense<4> : tensor<1xi32>
+  %3 = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %4 = stablehlo.dynamic_broadcast_in_dim %x, %3, dims = [0, 1] : (tensor<?x4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+  %5 = stablehlo.add %4, %4 : tensor<?x4xf32>
+  return %5 : tensor<?x4xf32>
+}
+MLIR
+mkdir -p "$tmp/gen"
+"$HLX" run "$tmp/gen.mlir" --output-dir "$tmp/gen" >/dev/null 2>&1
+out=$("$HLX" run "$tmp/poly.mlir" --input "$tmp/gen/out0.npy" \
+      --input "$tmp/gen/out2.npy" 2>&1)
+expect "a dynamic program runs on its inputs' shapes" "$out" \
+  '^result 0: f32\[3,4\] first=\[0, 0, 0, 0, 2, 2, 2, 2'
+out=$("$HLX" run "$tmp/poly.mlir" --input "$tmp/gen/out1.npy" \
+      --input "$tmp/gen/out2.npy" 2>&1)
+expect "a dimension variable that disagrees is a clear error" "$out" \
+  'dynamic_broadcast_in_dim.*operand dim 0 is 3'
+
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
 [ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }
