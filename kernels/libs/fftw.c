@@ -48,6 +48,7 @@ static pthread_mutex_t g_planner = PTHREAD_MUTEX_INITIALIZER;
 static hlx_fftw_plan_t* g_cache;
 static hlx_fftw_plan_t g_idle = {.idle_prev = &g_idle, .idle_next = &g_idle};
 static int64_t g_live, g_idle_count, g_builds, g_wisdom_hits, g_wisdom_writes;
+static atomic_llong g_pool_loops; /* counted while executing: no lock */
 static int32_t g_idle_cap = -1; /* -1: not read yet */
 
 static hlx_status_t unsupported(const char* why) {
@@ -132,6 +133,8 @@ static void loop_on_pool(void* (*work)(char*), char* jobdata, size_t elsize,
     loop_on_threads(work, jobdata, elsize, njobs);
     return;
   }
+  if (tls_par && njobs > 1)
+    atomic_fetch_add_explicit(&g_pool_loops, 1, memory_order_relaxed);
   hlx_parallel_for(tls_par, (size_t)njobs, 1, loop_chunk, &l);
 }
 
@@ -570,6 +573,7 @@ void hlx_fftw_cache_stats(hlx_fftw_cache_stats_t* s) {
   s->builds = g_builds;
   s->wisdom_hits = g_wisdom_hits;
   s->wisdom_writes = g_wisdom_writes;
+  s->pool_loops = atomic_load_explicit(&g_pool_loops, memory_order_relaxed);
   pthread_mutex_unlock(&g_planner);
 }
 

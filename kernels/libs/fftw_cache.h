@@ -16,6 +16,7 @@ typedef struct hlx_fftw_cache_stats_t {
   int64_t builds;      /* plans made since the process started */
   int64_t wisdom_hits; /* MEASURE plans made from wisdom alone */
   int64_t wisdom_writes; /* wisdom files written */
+  int64_t pool_loops;  /* threaded plans' loops handed to an hlx pool */
 } hlx_fftw_cache_stats_t;
 void hlx_fftw_cache_stats(hlx_fftw_cache_stats_t* s);
 

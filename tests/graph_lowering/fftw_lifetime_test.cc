@@ -137,13 +137,20 @@ TEST_F(FftwLifetime, SharedPlanOutlivesTheFirstExecutable) {
 
 // 2 x 32768 elements is past the thread threshold: on a two-thread
 // executable the plan is made for two threads, measured on the
-// executable's pool, and its loops run there (TSan checks the hand-off).
+// executable's pool, and its loops run there (TSan checks the hand-off);
+// on one thread they are not handed to a pool.
 TEST_F(FftwLifetime, ThreadedPlanRunsOnTheExecutablesPool) {
   for (bool fast : {true, false}) {
     Exe e(32768, fast, 2);
+    int64_t before = Stats().pool_loops;
     RunAndCheck(e);
     RunAndCheck(e);
+    EXPECT_GT(Stats().pool_loops, before) << "the run's loops ran inline";
   }
+  Exe one(32768, true, 1);
+  int64_t before = Stats().pool_loops;
+  RunAndCheck(one);
+  EXPECT_EQ(Stats().pool_loops, before);
 }
 
 }  // namespace
