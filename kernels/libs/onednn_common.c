@@ -339,6 +339,7 @@ dnnl_data_type_t hlx_dnnl_type(hlx_dtype_t t) {
 }
 
 void* hlx_dnnl_aligned_buffer(size_t bytes) {
+  if (bytes > SIZE_MAX - 63) return NULL; /* rounding up would wrap */
   size_t n = (bytes + 63) / 64 * 64;
   return aligned_alloc(64, n ? n : 64);
 }
