@@ -7,14 +7,16 @@
  * with strides; batch dims that do not collapse into one may split into
  * an outer and an inner batch (attention's [batch, head] with the heads
  * interleaved with the tokens). Small products (M*N*K <= 64^3) go to a
- * libxsmm JIT kernel (f32/f64; needs unit column strides), the rest to
- * oneDNN's matmul primitive (f32, bf16, int8), which takes row- or
- * column-major operands with any leading and batch strides, so the
- * transpose a dot_general implies costs nothing; small products with a
- * large batch go to oneDNN too when libxsmm would need a copy (oneDNN
- * reads them in place and splits the batch across threads). An operand is
- * copied (transposed, and converted to the library's type) only when its
- * dims do not collapse or the library cannot read the layout.
+ * libxsmm JIT kernel (f32/f64; needs unit column strides; split over the
+ * executable's threads by whole products, or by row blocks of one product,
+ * when large enough), the rest to oneDNN's matmul primitive (f32, bf16,
+ * int8), which takes row- or column-major operands with any leading and
+ * batch strides, so the transpose a dot_general implies costs nothing;
+ * small products with a large batch go to oneDNN too when libxsmm would
+ * need a copy (oneDNN reads them in place and splits the batch across
+ * threads). An operand is copied (transposed, and converted to the
+ * library's type) only when its dims do not collapse or the library cannot
+ * read the layout.
  * Kernels/primitives are made when the plan is built. Result: [B, M, N]
  * row-major, converted if its type differs.
  *
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
 #include "graph/lower_epilogue.h"
 #include "graph/lower_internal.h"
 #include "graph/lower_packed_copy.h"
@@ -142,6 +145,13 @@ typedef enum lib_t { LIB_XSMM, LIB_ONEDNN } lib_t;
  * more than oneDNN's per-call overhead). */
 #define HLX_DOT_BATCH_ONEDNN_WORK (1 << 22)
 
+/* B*M*N*K from which a libxsmm product (or batch) splits over the
+ * executable's threads. Measured on 2 cores (benchmarks/RESULTS.md "Small
+ * matmuls on two threads, session 7"): handing half to a worker costs
+ * ~0.25 us, so 32^3 and 8 x 16^3 (0.65 us) break even, 48^3 runs 1.4 us
+ * split against 2.0 us whole; the threshold sits between. */
+#define HLX_DOT_XSMM_SPLIT_WORK (1 << 16)
+
 /* How the library reads one operand: straight from the slot with the
  * given strides, or from a canonical contiguous copy in `type`. */
 typedef struct operand_view_t {
@@ -160,6 +170,14 @@ typedef struct fast_dot_t {
   int64_t Bo; /* B = Bo outer x B / Bo inner batch entries */
   bool swap;  /* oneDNN computes C^T = B^T A^T (a column-major result) */
   hlx_xsmm_gemm_t xsmm;
+  /* libxsmm over nsplit > 1 threads (0: one thread): whole products of a
+   * batch (bitwise as on one thread), or one product (B = 1) in nsplit row
+   * blocks of height mb, the last one (M - (nsplit - 1) * mb rows) with
+   * xsmm_tail when shorter (f64 rows may differ from a one-thread
+   * executable's in the last ulp: libxsmm blocks rows by kernel height). */
+  int32_t nsplit;
+  int64_t mb;
+  hlx_xsmm_gemm_t xsmm_rows, xsmm_tail;
   hlx_onednn_matmul_t* mm;
   /* b of a reusable parameter in the primitive's own layout (desc.b_packed:
    * oneDNN's matmul ran 2-4% faster so on the chess model's shapes,
@@ -205,9 +223,78 @@ static hlx_status_t run_packed(const fast_dot_t* f, const void* A,
   return st;
 }
 
+/* One libxsmm call of a run, split over pieces of the pool. */
+typedef struct xsmm_split_t {
+  const fast_dot_t* f;
+  const char* a;
+  const char* b;
+  char* c;
+  int64_t per_piece; /* products per piece (batch split) */
+} xsmm_split_t;
+
+/* Products [begin, end) of the batch (outer x inner, flattened). */
+static void xsmm_products(const xsmm_split_t* s, int64_t begin, int64_t end) {
+  const fast_dot_t* f = s->f;
+  int64_t bi = f->B / f->Bo;
+  size_t ea = hlx_dtype_size(f->a.type), eb = hlx_dtype_size(f->b.type),
+         ec = hlx_dtype_size(f->c_type);
+  for (int64_t i = begin; i < end;) {
+    int64_t o = i / bi, j = i % bi, n = bi - j < end - i ? bi - j : end - i;
+    hlx_xsmm_gemm_run(
+        &f->xsmm, n,
+        s->a + (o * f->a.outer_stride + j * f->a.strides[0]) * (int64_t)ea,
+        f->a.strides[0],
+        s->b + (o * f->b.outer_stride + j * f->b.strides[0]) * (int64_t)eb,
+        f->b.strides[0], s->c + i * f->M * f->N * (int64_t)ec, f->M * f->N);
+    i += n;
+  }
+}
+
+static void xsmm_batch_pieces(void* arg, size_t begin, size_t end) {
+  const xsmm_split_t* s = arg;
+  int64_t lo = (int64_t)begin * s->per_piece,
+          hi = (int64_t)end * s->per_piece;
+  xsmm_products(s, lo, hi < s->f->B ? hi : s->f->B);
+}
+
+/* Row blocks [begin, end) of the one product. */
+static void xsmm_row_blocks(void* arg, size_t begin, size_t end) {
+  const xsmm_split_t* s = arg;
+  const fast_dot_t* f = s->f;
+  size_t ea = hlx_dtype_size(f->a.type), ec = hlx_dtype_size(f->c_type);
+  for (size_t r = begin; r < end; r++) {
+    int64_t r0 = (int64_t)r * f->mb;
+    const hlx_xsmm_gemm_t* g =
+        r0 + f->mb <= f->M ? &f->xsmm_rows : &f->xsmm_tail;
+    hlx_xsmm_gemm_run(g, 1, s->a + r0 * f->a.strides[1] * (int64_t)ea, 0,
+                      s->b, 0, s->c + r0 * f->N * (int64_t)ec, 0);
+  }
+}
+
+static void run_xsmm(const fast_dot_t* f, const void* A, const void* Bm,
+                     void* C, hlx_run_ctx_t* ctx) {
+  const hlx_parallel_t* par = ctx ? ctx->parallel : NULL;
+  int threads = hlx_parallel_num_threads(par);
+  xsmm_split_t s = {f, A, Bm, C, f->B};
+  if (f->nsplit > 1 && f->B == 1) {
+    /* The blocks even inline: libxsmm's register blocking depends on the
+     * kernel's height, so a block's rows may round differently from the
+     * whole product's, and a run must give the bits a sequential run
+     * gives. */
+    hlx_parallel_for(threads > 1 ? par : NULL, (size_t)f->nsplit, 1,
+                     xsmm_row_blocks, &s);
+  } else if (f->nsplit <= 1 || threads <= 1) {
+    xsmm_products(&s, 0, f->B);
+  } else {
+    int64_t pieces = threads < f->B ? threads : f->B;
+    s.per_piece = (f->B + pieces - 1) / pieces;
+    pieces = (f->B + s.per_piece - 1) / s.per_piece;
+    hlx_parallel_for(par, (size_t)pieces, 1, xsmm_batch_pieces, &s);
+  }
+}
+
 static hlx_status_t run_dot_fast(const void* args, void* const* in,
                                  void* const* out, hlx_run_ctx_t* ctx) {
-  (void)ctx;
   const fast_dot_t* f = args;
   size_t na = (size_t)(f->B * f->M * f->K), nb = (size_t)(f->B * f->K * f->N),
          nc = (size_t)(f->B * f->M * f->N);
@@ -234,15 +321,7 @@ static hlx_status_t run_dot_fast(const void* args, void* const* in,
     C = tc;
   }
   if (f->lib == LIB_XSMM) {
-    int64_t bi = f->B / f->Bo;
-    size_t ea = hlx_dtype_size(f->a.type), eb = hlx_dtype_size(f->b.type),
-           ec = hlx_dtype_size(f->c_type);
-    for (int64_t o = 0; o < f->Bo; o++)
-      hlx_xsmm_gemm_run(
-          &f->xsmm, bi, (const char*)A + o * f->a.outer_stride * ea,
-          f->a.strides[0], (const char*)Bm + o * f->b.outer_stride * eb,
-          f->b.strides[0], (char*)C + o * bi * f->M * f->N * ec,
-          f->M * f->N);
+    run_xsmm(f, A, Bm, C, ctx);
   } else if (f->swap) {
     st = hlx_onednn_matmul_run(f->mm, Bm, A, C);
   } else if (f->pb) {
@@ -424,6 +503,28 @@ static hlx_status_t want_packed_b(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return NULL;
 }
 
+/* Splits f's libxsmm work over the executable's threads when it is large
+ * enough (f->nsplit stays 0 otherwise). */
+static void plan_xsmm_split(hlx_lower_ctx_t* c, fast_dot_t* f) {
+  int32_t t = c->lm->options.library_threads;
+  if (t <= 1 || f->B * f->M * f->N * f->K < HLX_DOT_XSMM_SPLIT_WORK) return;
+  if (f->B > 1) {
+    f->nsplit = t;
+    return;
+  }
+  int64_t nb = t < f->M ? t : f->M;
+  f->mb = (f->M + nb - 1) / nb;
+  nb = (f->M + f->mb - 1) / f->mb;
+  int64_t tail = f->M - (nb - 1) * f->mb;
+  if (nb <= 1 ||
+      !hlx_xsmm_gemm_init(&f->xsmm_rows, f->xsmm.type, f->mb, f->N, f->K,
+                          f->xsmm.lda, f->xsmm.ldb, f->xsmm.ldc) ||
+      !hlx_xsmm_gemm_init(&f->xsmm_tail, f->xsmm.type, tail, f->N, f->K,
+                          f->xsmm.lda, f->xsmm.ldb, f->xsmm.ldc))
+    return;
+  f->nsplit = (int32_t)nb;
+}
+
 /* Tries the library path; *done = false leaves the op to the reference.
  * With ep (graph/lower_epilogue.h), only oneDNN with the post-ops will do,
  * and the task writes ep->last's result. With tr (the transpose that is
@@ -511,6 +612,7 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
                             f->b.strides[1], N))
       return NULL;
     f->lib = LIB_XSMM;
+    plan_xsmm_split(c, f);
   } else {
     if (at == HLX_DTYPE_F64) return NULL;
     f->lib = LIB_ONEDNN;
@@ -579,7 +681,8 @@ static hlx_status_t lower_fast(hlx_lower_ctx_t* c, const hlx_op_t* op,
     HLX_RETURN_IF_ERROR(
         hlx_lower_emit(c, op, run_dot_fast, f, 2, in, 1, &out));
   }
-  /* oneDNN runs an OpenMP team over every core; libxsmm is one thread. */
+  /* oneDNN runs an OpenMP team over every core; libxsmm splits on the
+   * pool (hlx_parallel_for), which needs no flag. */
   if (f->lib == LIB_ONEDNN)
     hlx_plan_last_task_set_flags(c->plan, HLX_TASK_WIDE);
   return NULL;
