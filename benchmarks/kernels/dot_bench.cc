@@ -272,6 +272,10 @@ void SmallShapes(benchmark::internal::Benchmark* b) {
   b->Args({256, 8, 8, 8});
   b->Args({64, 16, 16, 16});
   b->Args({32, 32, 32, 32});
+  // Near hlx's threshold for splitting libxsmm work over two threads.
+  b->Args({8, 16, 16, 16});
+  b->Args({1, 32, 32, 32});
+  b->Args({1, 48, 48, 48});
   b->Args({1, 64, 64, 64});
   b->UseRealTime();
 }
