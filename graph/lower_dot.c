@@ -173,8 +173,9 @@ typedef struct fast_dot_t {
   /* libxsmm over nsplit > 1 threads (0: one thread): whole products of a
    * batch (bitwise as on one thread), or one product (B = 1) in nsplit row
    * blocks of height mb, the last one (M - (nsplit - 1) * mb rows) with
-   * xsmm_tail when shorter (f64 rows may differ from a one-thread
-   * executable's in the last ulp: libxsmm blocks rows by kernel height). */
+   * xsmm_tail when shorter (the blocks' rows may differ from the whole
+   * kernel's in the last ulp, libxsmm blocks rows by kernel height, so
+   * the cut is fixed: kXsmmRowBlocks on any thread count). */
   int32_t nsplit;
   int64_t mb;
   hlx_xsmm_gemm_t xsmm_rows, xsmm_tail;
@@ -503,16 +504,22 @@ static hlx_status_t want_packed_b(hlx_lower_ctx_t* c, const hlx_op_t* op,
   return NULL;
 }
 
+/* One product above the threshold is always cut in this many row blocks,
+ * whatever the executable's thread count: a block's rows may round
+ * differently from the whole kernel's (see fast_dot_t.nsplit), and a
+ * fixed cut keeps the result the same on 1, 2 or more threads. */
+enum { kXsmmRowBlocks = 2 };
+
 /* Splits f's libxsmm work over the executable's threads when it is large
  * enough (f->nsplit stays 0 otherwise). */
 static void plan_xsmm_split(hlx_lower_ctx_t* c, fast_dot_t* f) {
   int32_t t = c->lm->options.library_threads;
-  if (t <= 1 || f->B * f->M * f->N * f->K < HLX_DOT_XSMM_SPLIT_WORK) return;
-  if (f->B > 1) {
-    f->nsplit = t;
+  if (f->B * f->M * f->N * f->K < HLX_DOT_XSMM_SPLIT_WORK) return;
+  if (f->B > 1) { /* whole products: the same bits on any thread count */
+    if (t > 1) f->nsplit = t;
     return;
   }
-  int64_t nb = t < f->M ? t : f->M;
+  int64_t nb = kXsmmRowBlocks < f->M ? kXsmmRowBlocks : f->M;
   f->mb = (f->M + nb - 1) / nb;
   nb = (f->M + f->mb - 1) / f->mb;
   int64_t tail = f->M - (nb - 1) * f->mb;
