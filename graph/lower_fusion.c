@@ -25,6 +25,7 @@
 #include "graph/region_match.h"
 #include "kernels/dispatch.h"
 #include "kernels/fused_elementwise.h"
+#include "kernels/libs/thread_buffer.h"
 
 enum { kMaxInputs = 64, kParallelMin = 1 << 15 };
 
@@ -50,10 +51,13 @@ typedef struct fused_split_t {
   atomic_int failed;
 } fused_split_t;
 
+/* Each thread's scratch, kept from run to run (no allocation per run). */
+static hlx_thread_buffer_t g_fused_scratch = HLX_THREAD_BUFFER_INIT;
+
 static void run_pieces(void* arg, size_t begin, size_t end) {
   fused_split_t* s = arg;
-  size_t bytes = hlx_fused_scratch_bytes(&s->a->prog);
-  void* scratch = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+  void* scratch = hlx_thread_buffer(
+      &g_fused_scratch, hlx_fused_scratch_bytes(&s->a->prog), NULL);
   if (!scratch) {
     atomic_store(&s->failed, 1);
     return;
@@ -65,7 +69,6 @@ static void run_pieces(void* arg, size_t begin, size_t end) {
                                               s->reduced, lo, hi, scratch))
       atomic_store(&s->failed, 2);
   }
-  free(scratch);
 }
 
 static hlx_status_t run_fused(const void* args, void* const* in,

@@ -20,6 +20,7 @@
 #include "graph/lower_attention.h"
 #include "graph/lower_row_fusion.h"
 #include "kernels/dispatch.h"
+#include "kernels/libs/thread_buffer.h"
 #include "kernels/row_fused.h"
 
 enum {
@@ -698,10 +699,14 @@ typedef struct row_split_t {
   atomic_int failed;
 } row_split_t;
 
+/* Each thread's scratch, kept from run to run (no allocation per run). */
+static hlx_thread_buffer_t g_row_scratch = HLX_THREAD_BUFFER_INIT;
+
 static void run_pieces(void* arg, size_t begin, size_t end) {
   row_split_t* s = arg;
   const hlx_row_program_t* p = &s->a->prog;
-  void* scratch = aligned_alloc(64, hlx_row_fused_scratch_bytes(p) + 64);
+  void* scratch = hlx_thread_buffer(&g_row_scratch,
+                                    hlx_row_fused_scratch_bytes(p) + 64, NULL);
   if (!scratch) {
     atomic_store(&s->failed, 1);
     return;
@@ -712,7 +717,6 @@ static void run_pieces(void* arg, size_t begin, size_t end) {
     if (lo < hi && !hlx_row_fused_run(p, s->in, s->out, lo, hi, scratch))
       atomic_store(&s->failed, 2);
   }
-  free(scratch);
 }
 
 static hlx_status_t run_row_fused(const void* args, void* const* in,
