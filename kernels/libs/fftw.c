@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/idle_list.h"
+
 /* The transform a plan computes and how it was planned: its cache key. */
 typedef struct fft_key_t {
   int32_t type; /* hlx_fft_type_t */
@@ -37,7 +39,7 @@ struct hlx_fftw_plan_t {
   } plan;
   int64_t refs;
   struct hlx_fftw_plan_t* next; /* cache list */
-  struct hlx_fftw_plan_t *idle_prev, *idle_next; /* when refs == 0 */
+  hlx_idle_link_t idle;           /* in g_idle when refs == 0 */
 };
 
 enum { IDLE_CAP_DEFAULT = 64 };
@@ -46,10 +48,10 @@ enum { IDLE_CAP_DEFAULT = 64 };
  * is not thread-safe; g_planner also guards the cache below. */
 static pthread_mutex_t g_planner = PTHREAD_MUTEX_INITIALIZER;
 static hlx_fftw_plan_t* g_cache;
-static hlx_fftw_plan_t g_idle = {.idle_prev = &g_idle, .idle_next = &g_idle};
-static int64_t g_live, g_idle_count, g_builds, g_wisdom_hits, g_wisdom_writes;
+static hlx_idle_list_t g_idle =
+    HLX_IDLE_LIST_INIT(g_idle, "HLX_FFTW_CACHE_IDLE", IDLE_CAP_DEFAULT);
+static int64_t g_live, g_builds, g_wisdom_hits, g_wisdom_writes;
 static atomic_llong g_pool_loops; /* counted while executing: no lock */
-static int32_t g_idle_cap = -1; /* -1: not read yet */
 
 static hlx_status_t unsupported(const char* why) {
   return hlx_make_status(HLX_STATUS_UNIMPLEMENTED, "FFTW: %s", why);
@@ -430,23 +432,10 @@ static void destroy_plan_locked(hlx_fftw_plan_t* p) {
   g_live--;
 }
 
-static int32_t idle_cap_locked(void) {
-  if (g_idle_cap < 0) {
-    const char* v = getenv("HLX_FFTW_CACHE_IDLE");
-    long n = v && *v ? strtol(v, NULL, 10) : -1;
-    g_idle_cap = n >= 0 && n <= INT32_MAX ? (int32_t)n : IDLE_CAP_DEFAULT;
-  }
-  return g_idle_cap;
-}
-
 /* Destroys the longest-idle plans past the capacity; locked. */
 static void evict_locked(void) {
-  int32_t cap = idle_cap_locked();
-  while (g_idle_count > cap) {
-    hlx_fftw_plan_t* e = g_idle.idle_next;
-    e->idle_prev->idle_next = e->idle_next;
-    e->idle_next->idle_prev = e->idle_prev;
-    g_idle_count--;
+  for (hlx_idle_link_t* l; (l = hlx_idle_pop_excess(&g_idle));) {
+    hlx_fftw_plan_t* e = HLX_IDLE_ENTRY(l, hlx_fftw_plan_t, idle);
     hlx_fftw_plan_t** pp = &g_cache;
     while (*pp != e) pp = &(*pp)->next;
     *pp = e->next;
@@ -513,12 +502,7 @@ hlx_status_t hlx_fftw_plan_obtain(hlx_fft_type_t type, hlx_dtype_t in_dtype,
   while (p && memcmp(&p->key, &k, sizeof k) != 0) p = p->next;
   hlx_status_t st = NULL;
   if (p) {
-    if (p->refs++ == 0) { /* out of the idle list */
-      p->idle_prev->idle_next = p->idle_next;
-      p->idle_next->idle_prev = p->idle_prev;
-      p->idle_prev = p->idle_next = NULL;
-      g_idle_count--;
-    }
+    if (p->refs++ == 0) hlx_idle_remove(&g_idle, &p->idle);
   } else {
     p = calloc(1, sizeof *p);
     if (!p) {
@@ -551,12 +535,8 @@ hlx_status_t hlx_fftw_plan_obtain(hlx_fft_type_t type, hlx_dtype_t in_dtype,
 void hlx_fftw_plan_release(hlx_fftw_plan_t* p) {
   if (!p) return;
   pthread_mutex_lock(&g_planner);
-  if (--p->refs == 0) { /* idle: newest at the tail */
-    p->idle_prev = g_idle.idle_prev;
-    p->idle_next = &g_idle;
-    g_idle.idle_prev->idle_next = p;
-    g_idle.idle_prev = p;
-    g_idle_count++;
+  if (--p->refs == 0) {
+    hlx_idle_push(&g_idle, &p->idle);
     evict_locked();
   }
   pthread_mutex_unlock(&g_planner);
@@ -569,7 +549,7 @@ int32_t hlx_fftw_plan_threads(const hlx_fftw_plan_t* p) {
 void hlx_fftw_cache_stats(hlx_fftw_cache_stats_t* s) {
   pthread_mutex_lock(&g_planner);
   s->live = g_live;
-  s->idle = g_idle_count;
+  s->idle = g_idle.count;
   s->builds = g_builds;
   s->wisdom_hits = g_wisdom_hits;
   s->wisdom_writes = g_wisdom_writes;
@@ -579,8 +559,7 @@ void hlx_fftw_cache_stats(hlx_fftw_cache_stats_t* s) {
 
 int32_t hlx_fftw_cache_set_idle_capacity(int32_t n) {
   pthread_mutex_lock(&g_planner);
-  int32_t prev = idle_cap_locked();
-  g_idle_cap = n < 0 ? 0 : n;
+  int32_t prev = hlx_idle_set_capacity(&g_idle, n);
   evict_locked();
   pthread_mutex_unlock(&g_planner);
   return prev;
@@ -588,10 +567,9 @@ int32_t hlx_fftw_cache_set_idle_capacity(int32_t n) {
 
 void hlx_fftw_reset_wisdom_for_testing(void) {
   pthread_mutex_lock(&g_planner);
-  int32_t cap = idle_cap_locked();
-  g_idle_cap = 0;
+  int32_t cap = hlx_idle_set_capacity(&g_idle, 0);
   evict_locked();
-  g_idle_cap = cap;
+  hlx_idle_set_capacity(&g_idle, cap);
   fftwf_forget_wisdom();
   fftw_forget_wisdom();
   g_wisdom_read = false;

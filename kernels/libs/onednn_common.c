@@ -50,6 +50,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/idle_list.h"
 #include "kernels/libs/onednn_internal.h"
 #include "kernels/libs/thread_buffer.h"
 
@@ -139,7 +140,7 @@ enum { CACHE_BUCKETS = 256, CACHE_IDLE_DEFAULT = 4096 };
 
 typedef struct cache_entry_t {
   struct cache_entry_t* next;                  /* hash chain */
-  struct cache_entry_t *idle_prev, *idle_next; /* when refs == 0 */
+  hlx_idle_link_t idle;        /* in g_idle when refs == 0 */
   int kind;
   int64_t refs;
   void* obj;
@@ -155,9 +156,10 @@ typedef union obj_header_t {
 } obj_header_t;
 
 static cache_entry_t* g_cache[CACHE_BUCKETS];
-static cache_entry_t g_idle = {.idle_prev = &g_idle, .idle_next = &g_idle};
-static int64_t g_idle_count, g_live, g_builds;
-static int32_t g_idle_cap = -1; /* -1: not read yet */
+/* HLX_ONEDNN_CACHE_IDLE: a smaller cache. */
+static hlx_idle_list_t g_idle =
+    HLX_IDLE_LIST_INIT(g_idle, "HLX_ONEDNN_CACHE_IDLE", CACHE_IDLE_DEFAULT);
+static int64_t g_live, g_builds;
 static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t hash_bytes(int kind, const void* p, size_t n) {
@@ -178,32 +180,14 @@ static cache_entry_t* lookup_locked(uint64_t h, int kind, const void* key,
 
 /* Takes a reference to e (out of the idle list if it was idle); locked. */
 static void ref_locked(cache_entry_t* e) {
-  if (e->refs++ == 0 && e->idle_next) {
-    e->idle_prev->idle_next = e->idle_next;
-    e->idle_next->idle_prev = e->idle_prev;
-    e->idle_prev = e->idle_next = NULL;
-    g_idle_count--;
-  }
-}
-
-static int32_t idle_cap_locked(void) {
-  if (g_idle_cap < 0) { /* HLX_ONEDNN_CACHE_IDLE: a smaller cache */
-    const char* v = getenv("HLX_ONEDNN_CACHE_IDLE");
-    long n = v && *v ? strtol(v, NULL, 10) : -1;
-    g_idle_cap = n >= 0 && n <= INT32_MAX ? (int32_t)n : CACHE_IDLE_DEFAULT;
-  }
-  return g_idle_cap;
+  if (e->refs++ == 0) hlx_idle_remove(&g_idle, &e->idle);
 }
 
 /* Unlinks idle entries past the capacity onto *dead (destroyed by the
  * caller after unlocking); locked. */
 static void evict_locked(cache_entry_t** dead) {
-  int32_t cap = idle_cap_locked();
-  while (g_idle_count > cap) {
-    cache_entry_t* e = g_idle.idle_next;
-    e->idle_prev->idle_next = e->idle_next;
-    e->idle_next->idle_prev = e->idle_prev;
-    g_idle_count--;
+  for (hlx_idle_link_t* l; (l = hlx_idle_pop_excess(&g_idle));) {
+    cache_entry_t* e = HLX_IDLE_ENTRY(l, cache_entry_t, idle);
     cache_entry_t** pp = &g_cache[hash_bytes(e->kind, e->key, e->key_len)];
     while (*pp != e) pp = &(*pp)->next;
     *pp = e->next;
@@ -288,12 +272,8 @@ void hlx_dnnl_put(void* obj) {
   cache_entry_t* e = ((obj_header_t*)obj - 1)->entry;
   cache_entry_t* dead = NULL;
   pthread_mutex_lock(&g_cache_mu);
-  if (--e->refs == 0) { /* idle: newest at the tail */
-    e->idle_prev = g_idle.idle_prev;
-    e->idle_next = &g_idle;
-    g_idle.idle_prev->idle_next = e;
-    g_idle.idle_prev = e;
-    g_idle_count++;
+  if (--e->refs == 0) {
+    hlx_idle_push(&g_idle, &e->idle);
     evict_locked(&dead);
   }
   pthread_mutex_unlock(&g_cache_mu);
@@ -303,7 +283,7 @@ void hlx_dnnl_put(void* obj) {
 void hlx_onednn_cache_stats(hlx_onednn_cache_stats_t* s) {
   pthread_mutex_lock(&g_cache_mu);
   s->live = g_live;
-  s->idle = g_idle_count;
+  s->idle = g_idle.count;
   s->builds = g_builds;
   pthread_mutex_unlock(&g_cache_mu);
 }
@@ -311,8 +291,7 @@ void hlx_onednn_cache_stats(hlx_onednn_cache_stats_t* s) {
 int32_t hlx_onednn_cache_set_idle_capacity(int32_t n) {
   cache_entry_t* dead = NULL;
   pthread_mutex_lock(&g_cache_mu);
-  int32_t prev = idle_cap_locked();
-  g_idle_cap = n < 0 ? 0 : n;
+  int32_t prev = hlx_idle_set_capacity(&g_idle, n);
   evict_locked(&dead);
   pthread_mutex_unlock(&g_cache_mu);
   destroy_list(dead);
