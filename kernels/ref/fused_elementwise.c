@@ -16,12 +16,23 @@ static size_t tile_of(const hlx_fused_program_t* p) {
   return p->tile ? p->tile : HLX_FUSED_TILE;
 }
 
-/* Registers, then one tile per input; with a reduction that does not
- * write the values, one more register receives the last step. */
+/* Bytes of the register that receives the last step when the values are
+ * not an output: sized by the last step's own dtype, which reg_elem_size
+ * (the widest of the other steps) need not cover -- a lone clamp feeding
+ * a reduction has no other step at all. */
+static size_t last_reg_bytes(const hlx_fused_program_t* p) {
+  if (p->write_values || p->num_steps < 1) return 0;
+  size_t es = hlx_dtype_size(p->steps[p->num_steps - 1].out_dtype);
+  if (es < p->reg_elem_size) es = p->reg_elem_size;
+  return align_up(tile_of(p) * es);
+}
+
+/* Registers, then the last step's register (see last_reg_bytes), then one
+ * tile per input. */
 size_t hlx_fused_scratch_bytes(const hlx_fused_program_t* p) {
   size_t t = tile_of(p);
-  size_t regs = (size_t)p->num_regs + (p->write_values ? 0 : 1);
-  size_t b = regs * align_up(t * p->reg_elem_size);
+  size_t b = (size_t)p->num_regs * align_up(t * p->reg_elem_size) +
+             last_reg_bytes(p);
   for (int32_t i = 0; i < p->num_inputs; i++)
     b += align_up(t * p->inputs[i].elem_size);
   return b;
@@ -214,7 +225,7 @@ bool hlx_fused_elementwise_run(const hlx_fused_program_t* p,
   size_t reg_stride = align_up(tile * p->reg_elem_size);
   /* Without a values output the last step writes this extra register. */
   unsigned char* last_reg = regs + (size_t)p->num_regs * reg_stride;
-  unsigned char* next = last_reg + (p->write_values ? 0 : reg_stride);
+  unsigned char* next = last_reg + last_reg_bytes(p);
   for (int32_t i = 0; i < p->num_inputs; i++) {
     in_view_t* v = &views[i];
     classify(p, &p->inputs[i], v);

@@ -500,6 +500,71 @@ TEST(FusionRun, AbsorbedReductionsMatchUnfused) {
     }
 }
 
+// A group of one step whose values only feed the absorbed reduction
+// (the step writes a scratch register of its own dtype), with inputs read
+// through tiles after that register: clamp's scalar bounds, a per-row
+// bias. The step's register once took the width of the other steps' (none
+// here: one byte), so the step wrote over the bounds' tiles and every tile
+// after the first was clamped against the previous tile's values.
+const char* kOneStepReduce = R"(
+  func.func @main(%x: tensor<{N}x{M}x{T}>, %b: tensor<{N}x{T}>) -> (tensor<{N}x{T}>, tensor<{N}x{T}>) {
+    %lo = stablehlo.constant dense<0.0> : tensor<{T}>
+    %hi = stablehlo.constant dense<2.0> : tensor<{T}>
+    %z = stablehlo.constant dense<0.0> : tensor<{T}>
+    %c = stablehlo.clamp %lo, %x, %hi : (tensor<{T}>, tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{N}x{M}x{T}>
+    %s = stablehlo.reduce(%c init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{N}x{T}>
+    %bb = stablehlo.broadcast_in_dim %b, dims = [0] : (tensor<{N}x{T}>) -> tensor<{N}x{M}x{T}>
+    %a = stablehlo.add %x, %bb : tensor<{N}x{M}x{T}>
+    %m = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [1] : (tensor<{N}x{M}x{T}>, tensor<{T}>) -> tensor<{N}x{T}>
+    return %s, %m : tensor<{N}x{T}>, tensor<{N}x{T}>
+  })";
+
+TEST(FusionRun, OneStepGroupFeedingOnlyItsReduction) {
+  unsigned seed = 400;
+  const Size sizes[] = {{"1", "5"}, {"64", "49"}, {"300", "49"}, {"9", "1500"}};
+  for (const char* t : {"f32", "f64", "bf16", "f16"})
+    for (const Size& s : sizes)
+      CheckFusedMatches(
+          Subst(Subst(Subst(kOneStepReduce, "{N}", s.n), "{M}", s.m), "{T}", t),
+          2, true, seed++);
+}
+
+// The last block of torchvision's mobilenet_v2 as PyTorch's exporter
+// writes it: 1x1 convolution 320->1280 at 7x7, batch norm written out on
+// [1,C,1,1] vectors (an epilogue of the convolution), clamp(0, x, 6) with
+// scalar bounds, the spatial mean. Fused, 840 of the 1280 channels were
+// wrong (issue: wrong results and crashes).
+TEST(FusionRun, MobileNetV2LastBlockMatchesUnfused) {
+  CheckFusedMatches(R"(
+    func.func @main(%x: tensor<1x320x7x7xf32>, %w: tensor<1280x320x1x1xf32>, %mean: tensor<1280xf32>, %var: tensor<1280xf32>, %g: tensor<1280xf32>, %b: tensor<1280xf32>) -> tensor<1x1280xf32> {
+      %c = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x320x7x7xf32>, tensor<1280x320x1x1xf32>) -> tensor<1x1280x7x7xf32>
+      %m4 = stablehlo.reshape %mean : (tensor<1280xf32>) -> tensor<1x1280x1x1xf32>
+      %v4 = stablehlo.reshape %var : (tensor<1280xf32>) -> tensor<1x1280x1x1xf32>
+      %g4 = stablehlo.reshape %g : (tensor<1280xf32>) -> tensor<1x1280x1x1xf32>
+      %b4 = stablehlo.reshape %b : (tensor<1280xf32>) -> tensor<1x1280x1x1xf32>
+      %mb = stablehlo.broadcast_in_dim %m4, dims = [0, 1, 2, 3] : (tensor<1x1280x1x1xf32>) -> tensor<1x1280x7x7xf32>
+      %s = stablehlo.subtract %c, %mb : tensor<1x1280x7x7xf32>
+      %eps = stablehlo.constant dense<1.0e-5> : tensor<1x1280x1x1xf32>
+      %ve = stablehlo.add %v4, %eps : tensor<1x1280x1x1xf32>
+      %r = stablehlo.rsqrt %ve : tensor<1x1280x1x1xf32>
+      %rb = stablehlo.broadcast_in_dim %r, dims = [0, 1, 2, 3] : (tensor<1x1280x1x1xf32>) -> tensor<1x1280x7x7xf32>
+      %n = stablehlo.multiply %s, %rb : tensor<1x1280x7x7xf32>
+      %gb = stablehlo.broadcast_in_dim %g4, dims = [0, 1, 2, 3] : (tensor<1x1280x1x1xf32>) -> tensor<1x1280x7x7xf32>
+      %ng = stablehlo.multiply %n, %gb : tensor<1x1280x7x7xf32>
+      %bb = stablehlo.broadcast_in_dim %b4, dims = [0, 1, 2, 3] : (tensor<1x1280x1x1xf32>) -> tensor<1x1280x7x7xf32>
+      %y = stablehlo.add %ng, %bb : tensor<1x1280x7x7xf32>
+      %lo = stablehlo.constant dense<0.0> : tensor<f32>
+      %hi = stablehlo.constant dense<6.0> : tensor<f32>
+      %cl = stablehlo.clamp %lo, %y, %hi : (tensor<f32>, tensor<1x1280x7x7xf32>, tensor<f32>) -> tensor<1x1280x7x7xf32>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %red = stablehlo.reduce(%cl init: %z) applies stablehlo.add across dimensions = [2, 3] : (tensor<1x1280x7x7xf32>, tensor<f32>) -> tensor<1x1280xf32>
+      %d = stablehlo.constant dense<49.0> : tensor<1x1280xf32>
+      %o = stablehlo.divide %red, %d : tensor<1x1280xf32>
+      return %o : tensor<1x1280xf32>
+    })",
+                    2, false, 17);
+}
+
 // Softmax and layer norm over rows of {R} (the fused row-reduction
 // passes: max and add combiners absorbed, per-row broadcasts of the row
 // results, a gamma/beta along the row that repeats every row).
