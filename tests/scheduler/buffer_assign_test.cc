@@ -14,8 +14,11 @@
 #include "scheduler/buffer_assign.h"
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
+#include "tests/scheduler/plan_testing.h"
 
 namespace {
+
+using hlx_testing::ArenaInts;
 
 // Task body: out word i = mix of word i (mod size) of each input and the
 // task's id. Reads word i of every input before writing word i, so it meets
@@ -40,13 +43,6 @@ hlx_status_t RunBody(const void* args, void* const* in, void* const* out,
     o[i] = h;
   }
   return nullptr;
-}
-
-int32_t* ArenaInts(hlx_plan_t* p, const std::vector<int32_t>& v) {
-  int32_t* a = static_cast<int32_t*>(
-      hlx_arena_alloc_array(&p->arena, v.size() + 1, sizeof(int32_t)));
-  if (!v.empty()) std::memcpy(a, v.data(), v.size() * sizeof(int32_t));
-  return a;
 }
 
 struct TestPlan {
@@ -364,12 +360,8 @@ void RunPlan(const TestPlan& tp, hlx_pool_t* pool,
 }
 
 TEST(BufferAssign, ConcurrentRunsMatchSequentialEvaluation) {
-  hlx_pool_options_t o;
-  hlx_pool_options_init(&o);
-  o.num_threads = 4;
-  o.spin_iterations = 100;
-  hlx_pool_t* pool = nullptr;
-  ASSERT_EQ(hlx_pool_create(&o, &pool), nullptr);
+  hlx_pool_t* pool = hlx_testing::Pool(4);
+  ASSERT_NE(pool, nullptr);
   for (unsigned seed = 1; seed <= 40; seed++) {
     TestPlan tp;
     int n = seed == 40 ? HLX_BUFFER_ASSIGN_MAX_REACH_TASKS + 50

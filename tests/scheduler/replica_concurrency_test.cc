@@ -18,6 +18,7 @@
 #include "scheduler/collectives.h"
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
+#include "tests/scheduler/plan_testing.h"
 
 namespace {
 
@@ -98,18 +99,6 @@ void SetParamsResults(hlx_plan_t* p, std::vector<int32_t> results) {
   for (size_t i = 0; i < results.size(); i++) p->result_slots[i] = results[i];
 }
 
-hlx_pool_t* Pool(int threads) {
-  hlx_pool_options_t o;
-  hlx_pool_options_init(&o);
-  o.num_threads = threads;
-  o.spin_iterations = 100;
-  hlx_pool_t* pool = nullptr;
-  hlx_status_t st = hlx_pool_create(&o, &pool);
-  EXPECT_EQ(st, nullptr) << hlx_status_message(st);
-  hlx_status_free(st);
-  return pool;
-}
-
 TEST(ReplicaConcurrency, IndependentTasksOfOneReplicaOverlap) {
   Shared sh;
   sh.caller = pthread_self();
@@ -133,7 +122,7 @@ TEST(ReplicaConcurrency, IndependentTasksOfOneReplicaOverlap) {
   ASSERT_FALSE(hlx_plan_is_sequential(p));
 
   // 3 threads in the pool plus one thread per replica.
-  hlx_pool_t* pool = Pool(3);
+  hlx_pool_t* pool = hlx_testing::Pool(3);
   ASSERT_NE(pool, nullptr);
   int64_t res[kReplicas][2] = {};
   std::vector<std::vector<void*>> outs(kReplicas);
@@ -196,7 +185,7 @@ TEST(ReplicaConcurrency, UnchainedBlockingTasksMeetInProgramOrder) {
   }
   SetParamsResults(p, results);
   ASSERT_FALSE(hlx_plan_is_sequential(p));
-  hlx_pool_t* pool = Pool(2);
+  hlx_pool_t* pool = hlx_testing::Pool(2);
   ASSERT_NE(pool, nullptr);
   for (int rep = 0; rep < 20; rep++) {
     int64_t res[kReplicas][8] = {};
