@@ -37,6 +37,7 @@ hlx_plan_t* Chain(int n) {
     hlx_plan_add_task(p, "t", Empty, nullptr, 1, &prev, 1, &s);
     prev = s;
   }
+  hlx_status_free(hlx_plan_finalize(p, nullptr));  // a fresh plan: cannot fail
   return p;
 }
 
@@ -54,6 +55,7 @@ hlx_plan_t* Wide(int n, hlx_task_fn fn) {
   int32_t join = hlx_plan_add_slot(p, 8);
   hlx_plan_add_task(p, "join", Empty, nullptr,
                     static_cast<int32_t>(mids.size()), mids.data(), 1, &join);
+  hlx_status_free(hlx_plan_finalize(p, nullptr));  // a fresh plan: cannot fail
   return p;
 }
 

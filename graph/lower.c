@@ -481,6 +481,15 @@ static hlx_status_t new_ctx(hlx_lowered_module_t* lm, const hlx_func_t* f,
   return NULL;
 }
 
+/* A plan is complete: its DAG and buffer assignment are built now. */
+static hlx_status_t finalize_plan(hlx_plan_t* p) {
+  hlx_plan_finalize_options_t o = {0};
+  /* settings: moves to the settings module */
+  const char* no_reuse = getenv("HLX_NO_BUFFER_REUSE");
+  o.no_buffer_reuse = no_reuse && no_reuse[0] == '1';
+  return hlx_plan_finalize(p, &o);
+}
+
 /* Maps the given values, in order, to new parameter slots of c->plan. */
 static hlx_status_t add_params(hlx_lower_ctx_t* c, int32_t nv,
                                const hlx_value_t* const* vals,
@@ -536,6 +545,7 @@ hlx_status_t hlx_lower_region(hlx_lower_ctx_t* c, const hlx_region_t* r,
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&sub, blk, &term);
   if (!st) st = set_results(&sub, term);
+  if (!st) st = finalize_plan(sub.plan);
   hlx_lower_cse_end(&sub, true);
   free(sub.vmap);
   if (st) {
@@ -643,6 +653,7 @@ static hlx_status_t lower_func(hlx_lowered_module_t* lm, const hlx_func_t* f,
   const hlx_op_t* term = NULL;
   if (!st) st = lower_block_body(&c, blk, &term);
   if (!st) st = set_results(&c, term);
+  if (!st) st = finalize_plan(c.plan);
   hlx_lower_cse_end(&c, true);
   free(c.vmap);
   free(needed);

@@ -1,10 +1,11 @@
+/* Building a plan: slots, tasks, sub-plans and cleanups, up to
+ * hlx_plan_finalize (schedule.c); after that the plan no longer changes. */
 #include "scheduler/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* executor.c: drops a cached DAG (the plan changed). */
-void hlx_internal_plan_dag_free(hlx_plan_t* p);
+#include "scheduler/schedule.h"
 
 hlx_plan_t* hlx_plan_create(const char* name) {
   hlx_plan_t* p = calloc(1, sizeof(*p));
@@ -33,7 +34,7 @@ bool hlx_plan_on_destroy(hlx_plan_t* p, void (*fn)(void*), void* arg) {
 
 void hlx_plan_destroy(hlx_plan_t* p) {
   if (!p) return;
-  hlx_internal_plan_dag_free(p);
+  hlx_schedule_free(p->schedule);
   for (struct hlx_plan_cleanup_t* c = p->cleanups; c; c = c->next)
     c->fn(c->arg);
   for (int32_t i = 0; i < p->num_children; i++)
@@ -47,6 +48,12 @@ void hlx_plan_destroy(hlx_plan_t* p) {
 }
 
 hlx_status_t hlx_plan_adopt(hlx_plan_t* parent, hlx_plan_t* child) {
+  if (parent->schedule) {
+    hlx_plan_destroy(child);
+    return hlx_make_status(HLX_STATUS_FAILED_PRECONDITION,
+                           "plan %s: sub-plan added after finalize",
+                           parent->name);
+  }
   hlx_plan_t** c = realloc(parent->children,
                            ((size_t)parent->num_children + 1) * sizeof(*c));
   if (!c) {
@@ -59,8 +66,7 @@ hlx_status_t hlx_plan_adopt(hlx_plan_t* parent, hlx_plan_t* child) {
 }
 
 int32_t hlx_plan_add_slot(hlx_plan_t* p, size_t bytes) {
-  hlx_internal_plan_dag_free(p);
-  if (p->num_slots == INT32_MAX) return -1;
+  if (p->schedule || p->num_slots == INT32_MAX) return -1;
   if (p->num_slots == p->cap_slots) {
     int32_t cap = p->cap_slots ? p->cap_slots * 2 : 16;
     size_t* sb = realloc(p->slot_bytes, (size_t)cap * sizeof(size_t));
@@ -80,7 +86,7 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
                               const void* args, int32_t num_in,
                               const int32_t* in, int32_t num_out,
                               const int32_t* out) {
-  hlx_internal_plan_dag_free(p);
+  if (p->schedule) return NULL;
   if (p->num_tasks == p->cap_tasks) {
     int32_t cap = p->cap_tasks ? p->cap_tasks * 2 : 16;
     hlx_task_t* t = realloc(p->tasks, (size_t)cap * sizeof(hlx_task_t));
@@ -107,8 +113,6 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
 }
 
 void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags) {
-  if (p->num_tasks > 0) {
-    hlx_internal_plan_dag_free(p);
+  if (p->num_tasks > 0 && !p->schedule)
     p->tasks[p->num_tasks - 1].flags |= flags;
-  }
 }

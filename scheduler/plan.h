@@ -3,8 +3,14 @@
  *
  * Slots are immutable once written (SSA), so a value that merely renames
  * another (reshape, tuple plumbing) shares its slot and needs no task.
- * Tasks are kept in a valid sequential order; `deps` gives the DAG so a
- * concurrent executor can run independent tasks at once. */
+ * Tasks are kept in a valid sequential order; the DAG built from the slots
+ * they read and write (dag.h) lets a concurrent executor run independent
+ * tasks at once.
+ *
+ * Life of a plan: create it, add slots, tasks, params, results and
+ * sub-plans, then hlx_plan_finalize it once (DAG and buffer assignment are
+ * built then), then run it any number of times, from several threads at
+ * once; the plan does not change after finalize. */
 #ifndef HLX_SCHEDULER_PLAN_H_
 #define HLX_SCHEDULER_PLAN_H_
 
@@ -25,6 +31,7 @@ struct hlx_pool_t;
 struct hlx_rendezvous_t;
 struct hlx_parallel_t;
 struct hlx_plan_t;
+struct hlx_schedule_t;
 
 /* Task flags. */
 enum {
@@ -41,7 +48,7 @@ enum {
   HLX_TASK_ELEMENTWISE = 1u << 1,
   /* The task's kernel runs its own thread team over every core (oneDNN on
    * OpenMP). A plan holding such tasks runs them all from the calling
-   * thread, in program order (see dag_build in executor.c). Set by
+   * thread, in program order (see hlx_dag_build in dag.c). Set by
    * graph/lower_dot.c and graph/lower_conv.c for oneDNN tasks. */
   HLX_TASK_WIDE = 1u << 2,
   /* The task runs nested plans (region bodies, calls), which may reach a
@@ -104,11 +111,12 @@ typedef struct hlx_plan_t {
   /* ISA cap of the executable (HLX_ISA_COUNT, hlx_plan_create's default:
    * none). The executor sets it as the thread cap of every thread while it
    * runs this plan's tasks (and their parallel_for chunks); nested plans
-   * without a cap of their own run under their caller's. */
+   * without a cap of their own run under their caller's. The one field
+   * written after finalize (api/executable.c, before the first run): the
+   * schedule does not depend on it. */
   hlx_isa_t isa_cap;
-  /* The task DAG and slot layout, built by the executor on first run
-   * (atomically published; opaque). */
-  void* dag;
+  /* Built by hlx_plan_finalize, read by runs; NULL before (schedule.h). */
+  struct hlx_schedule_t* schedule;
   /* Run by hlx_plan_destroy, last registered first (hlx_plan_on_destroy). */
   struct hlx_plan_cleanup_t* cleanups;
 } hlx_plan_t;
@@ -141,11 +149,14 @@ struct hlx_run_ctx_t {
 hlx_plan_t* hlx_plan_create(const char* name); /* NULL on OOM */
 void hlx_plan_destroy(hlx_plan_t* p);
 /* Makes parent own child (destroyed with it). On failure child is destroyed
- * and an out-of-memory status returned. */
+ * and an out-of-memory status returned (FAILED_PRECONDITION when parent is
+ * finalized). */
 hlx_status_t hlx_plan_adopt(hlx_plan_t* parent, hlx_plan_t* child) HLX_MUST_USE;
-/* Adds a slot of `bytes`; returns its id or -1 on OOM. */
+/* Adds a slot of `bytes`; returns its id or -1 on OOM or when p is
+ * finalized. */
 int32_t hlx_plan_add_slot(hlx_plan_t* p, size_t bytes);
-/* Appends a task (arrays are copied into the arena). NULL on OOM. */
+/* Appends a task (arrays are copied into the arena). NULL on OOM or when p
+ * is finalized. */
 hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
                               const void* args, int32_t num_in,
                               const int32_t* in, int32_t num_out,
@@ -156,26 +167,46 @@ hlx_task_t* hlx_plan_add_task(hlx_plan_t* p, const char* name, hlx_task_fn fn,
  * (fn is then not called: the caller releases arg itself). */
 bool hlx_plan_on_destroy(hlx_plan_t* p, void (*fn)(void*), void* arg);
 
-/* Sets flags on the task added last (no-op if there is none). */
+/* Sets flags on the task added last (no-op if there is none, or when p is
+ * finalized). */
 void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags);
 
+typedef struct hlx_plan_finalize_options_t {
+  /* Every buffer a run owns gets its own memory (no reuse, no in place),
+   * for A/B checks; graph/lower.c sets it from HLX_NO_BUFFER_REUSE=1. */
+  bool no_buffer_reuse;
+} hlx_plan_finalize_options_t;
+
+/* Completes p: builds its task DAG and buffer assignment (schedule.h), the
+ * only time they are built. Call it once p's tasks, slots, params, results
+ * and sub-plans are all in place and every sub-plan is finalized; p must
+ * not change after (its runs read what was built here, from several
+ * threads at once). options NULL: all defaults (zeroed options).
+ * FAILED_PRECONDITION when p is already finalized or a sub-plan is not;
+ * OOM, or RESOURCE_EXHAUSTED when buffer sizes overflow. */
+hlx_status_t hlx_plan_finalize(hlx_plan_t* p,
+                               const hlx_plan_finalize_options_t* options)
+    HLX_MUST_USE;
+bool hlx_plan_is_finalized(const hlx_plan_t* p);
+
 /* Whether the executor runs p on one thread even with a pool (a chain or
- * a tiny plan: XLA's is_sequential). Builds the DAG if needed. */
+ * a tiny plan: XLA's is_sequential). True before finalize. */
 bool hlx_plan_is_sequential(const hlx_plan_t* p);
 
 /* Bytes of the buffers a run of this plan owns, after buffer assignment
  * (the peak of its arena: slots whose lifetimes do not overlap share
  * memory), and the sum of those slots' sizes without sharing. Nested plans
- * have their own arenas. Build the DAG if needed; 0 on OOM. */
+ * have their own arenas. 0 before finalize. */
 size_t hlx_plan_arena_bytes(const hlx_plan_t* p);
 size_t hlx_plan_intermediate_bytes(const hlx_plan_t* p);
 /* The largest set of this plan's slots live at once in program order: the
  * least a buffer assignment can use without in-place reuse. */
 size_t hlx_plan_live_bytes(const hlx_plan_t* p);
 
-/* Runs the plan once. params[i] points at num_params input buffers (read
- * only); results[i] at caller-owned buffers of slot_bytes[result_slots[i]]
- * bytes that receive the results. */
+/* Runs the finalized plan once (FAILED_PRECONDITION if p is not
+ * finalized). params[i] points at num_params input buffers (read only);
+ * results[i] at caller-owned buffers of slot_bytes[result_slots[i]] bytes
+ * that receive the results. */
 hlx_status_t hlx_plan_execute(const hlx_plan_t* p, const void* const* params,
                               void* const* results, hlx_run_ctx_t* ctx)
     HLX_MUST_USE;

@@ -19,6 +19,7 @@
 namespace {
 
 using hlx_testing::ArenaInts;
+using hlx_testing::Finalize;
 
 // Task body: out word i = mix of word i (mod size) of each input and the
 // task's id. Reads word i of every input before writing word i, so it meets
@@ -109,9 +110,10 @@ void BuildRandom(TestPlan* tp, int n, unsigned seed, bool same_sizes = false,
   p->param_slots = ArenaInts(p, params);
   p->num_results = static_cast<int32_t>(results.size());
   p->result_slots = ArenaInts(p, results);
+  Finalize(p);
 }
 
-// The DAG the executor builds (producer -> reader), as edge lists.
+// The producer edges of the DAG (dag.h: producer -> reader), as edge lists.
 void ProducerEdges(const hlx_plan_t* p, std::vector<int32_t>* from,
                    std::vector<int32_t>* to) {
   std::vector<int32_t> producer(static_cast<size_t>(p->num_slots), -1);
@@ -246,6 +248,7 @@ TEST(BufferAssign, ChainReusesTwoBuffers) {
     }
     p->num_results = 1;
     p->result_slots = ArenaInts(p, {prev});
+    Finalize(p);
     EXPECT_EQ(hlx_plan_intermediate_bytes(p), 20u * 4096);
     // Ping-pong between two buffers; in place, one.
     EXPECT_EQ(hlx_plan_arena_bytes(p), elementwise ? 4096u : 2u * 4096);
@@ -422,6 +425,7 @@ TEST(BufferAssign, OutputOverOneInput) {
     if (v == kOther) results.push_back(a);
     p->num_results = static_cast<int32_t>(results.size());
     p->result_slots = ArenaInts(p, results);
+    Finalize(p);
     std::vector<int32_t> from, to;
     hlx_buffer_assignment_t ba;
     ASSERT_EQ(Assign(p, &from, &to, &ba), nullptr);
@@ -479,6 +483,7 @@ TEST(BufferAssign, ResultsAreNeverOverwritten) {
   }
   p->num_results = 6;
   p->result_slots = ArenaInts(p, outs);
+  Finalize(p);
   EXPECT_EQ(hlx_plan_arena_bytes(p), 6u * 256);
   hlx_plan_destroy(p);
 }

@@ -14,8 +14,11 @@
 #include "base/parallel.h"
 #include "scheduler/plan.h"
 #include "scheduler/pool.h"
+#include "tests/scheduler/plan_testing.h"
 
 namespace {
+
+using hlx_testing::Finalize;
 
 // Each slot holds {value, magic}; magic proves the producer ran first.
 struct Cell {
@@ -112,6 +115,7 @@ void MakeDag(Dag* d, int n, unsigned seed, double locality = 0.5) {
     p->tasks[t].fn = RunCounted;
     p->tasks[t].args = &d->cargs[t];
   }
+  Finalize(p);
 }
 
 std::vector<Cell> Execute(const hlx_plan_t* p, hlx_pool_t* pool,
@@ -219,6 +223,7 @@ TEST_F(PoolTest, SideEffectTasksKeepProgramOrder) {
               nullptr);
     if (t % 2 == 0) hlx_plan_last_task_set_flags(p, HLX_TASK_SIDE_EFFECT);
   }
+  Finalize(p);
   for (int rep = 0; rep < 20; rep++) {
     log.clear();
     hlx_run_ctx_t ctx;
@@ -277,6 +282,7 @@ TEST_F(PoolTest, IndependentTasksOverlapInTime) {
   int32_t both[] = {s0, s1};
   ASSERT_NE(hlx_plan_add_task(p, "join", RunNothing, nullptr, 2, both, 1, &s2),
             nullptr);
+  Finalize(p);
   EXPECT_FALSE(hlx_plan_is_sequential(p));
   hlx_run_ctx_t ctx;
   std::memset(&ctx, 0, sizeof ctx);
@@ -302,6 +308,7 @@ TEST_F(PoolTest, ChainsAndTinyPlansAreSequential) {
               nullptr);
     prev = next;
   }
+  Finalize(p);
   EXPECT_TRUE(hlx_plan_is_sequential(p));
   hlx_plan_destroy(p);
 }
@@ -345,6 +352,7 @@ TEST_F(PoolTest, FailureCancelsDependentsAndNamesTheOp) {
     ASSERT_NE(hlx_plan_add_task(p, "after", RunMaybeFail, &ok, 1, &f, 1, &s),
               nullptr);
   }
+  Finalize(p);
   for (hlx_pool_t* pool : {static_cast<hlx_pool_t*>(nullptr), pool_}) {
     for (int rep = 0; rep < 20; rep++) {
       ran = 0;
@@ -418,6 +426,7 @@ TEST_F(PoolTest, NestedPlansRunInsideTasksWithoutDeadlock) {
   body->result_slots = static_cast<int32_t*>(
       hlx_arena_alloc_array(&body->arena, 1, sizeof(int32_t)));
   body->result_slots[0] = b1;
+  Finalize(body);
 
   hlx_plan_t* p = hlx_plan_create("outer");
   int32_t in = hlx_plan_add_slot(p, 8);
@@ -439,6 +448,7 @@ TEST_F(PoolTest, NestedPlansRunInsideTasksWithoutDeadlock) {
       hlx_arena_alloc_array(&p->arena, 8, sizeof(int32_t)));
   for (int i = 0; i < 8; i++) p->result_slots[i] = outs[i];
   ASSERT_EQ(hlx_plan_adopt(p, body), nullptr);
+  Finalize(p);
 
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
@@ -566,6 +576,7 @@ TEST_F(PoolTest, ResultsAreWrittenStraightIntoAlignedCallerBuffers) {
   p->result_slots = static_cast<int32_t*>(
       hlx_arena_alloc_array(&p->arena, 4, sizeof(int32_t)));
   std::memcpy(p->result_slots, result_slots, sizeof(result_slots));
+  Finalize(p);
 
   for (hlx_pool_t* pool : {static_cast<hlx_pool_t*>(nullptr), pool_}) {
     for (size_t misalign : {size_t{0}, size_t{8}}) {
@@ -642,6 +653,7 @@ hlx_plan_t* WhereChain(int n, std::vector<WhereArgs>* args,
   p->result_slots = static_cast<int32_t*>(
       hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
   p->result_slots[0] = prev;
+  Finalize(p);
   return p;
 }
 
@@ -708,6 +720,7 @@ TEST_F(PoolTest, ConcurrentInlineRunsOfOneTaskPlan) {
   p->result_slots = static_cast<int32_t*>(
       hlx_arena_alloc_array(&p->arena, 1, sizeof(int32_t)));
   p->result_slots[0] = b;
+  Finalize(p);
   std::atomic<int> bad{0};
   std::vector<std::thread> threads;
   for (int k = 0; k < 4; k++)

@@ -22,6 +22,13 @@ inline int32_t* ArenaInts(hlx_plan_t* p, const std::vector<int32_t>& v) {
   return a;
 }
 
+// Finalizes a complete plan with the default options, as the lowering
+// finalizes its plans; a failure fails the test.
+inline void Finalize(hlx_plan_t* p) {
+  hlx_status_t st = hlx_plan_finalize(p, nullptr);
+  ASSERT_EQ(st, nullptr) << hlx_status_message(st);
+}
+
 // A pool of `threads` workers that spin briefly before sleeping (tests
 // share the machine); NULL, with a failed expectation, when it cannot be
 // made.

@@ -97,6 +97,7 @@ void SetParamsResults(hlx_plan_t* p, std::vector<int32_t> results) {
   p->result_slots = static_cast<int32_t*>(
       hlx_arena_alloc_array(&p->arena, results.size(), sizeof(int32_t)));
   for (size_t i = 0; i < results.size(); i++) p->result_slots[i] = results[i];
+  hlx_testing::Finalize(p);  // complete
 }
 
 TEST(ReplicaConcurrency, IndependentTasksOfOneReplicaOverlap) {
