@@ -1,9 +1,10 @@
 // Through the public API: the per-task event hook of hlx_run_options_t
 // (one event per task, on 1 and 3 threads) and the executable's arena
 // report (a chain of elementwise ops reuses its buffers; a while loop's
-// body arena is counted).
+// body arena is counted; HLX_NO_BUFFER_REUSE=1 turns reuse off).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -97,6 +98,23 @@ TEST(RunMemory, ArenaReportsReuse) {
   EXPECT_EQ(hlx_executable_intermediate_bytes(e), 4u * 16384);
   EXPECT_EQ(hlx_executable_arena_bytes(e), 3u * 16384);
   EXPECT_EQ(hlx_executable_live_bytes(e), 3u * 16384);
+  hlx_executable_destroy(e);
+}
+
+// HLX_NO_BUFFER_REUSE=1 (README: every buffer its own memory), read when
+// the lowering finalizes the plans: the arena is then the sum of all
+// intermediates; unset, the reuse is back.
+TEST(RunMemory, NoBufferReuseEnvironmentGivesEveryBufferItsOwnMemory) {
+  setenv("HLX_NO_BUFFER_REUSE", "1", 1);
+  hlx_executable_t* e = Compile(kDiamond, 1);
+  unsetenv("HLX_NO_BUFFER_REUSE");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(hlx_executable_intermediate_bytes(e), 4u * 16384);
+  EXPECT_EQ(hlx_executable_arena_bytes(e), 4u * 16384);
+  hlx_executable_destroy(e);
+  e = Compile(kDiamond, 1);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(hlx_executable_arena_bytes(e), 3u * 16384);
   hlx_executable_destroy(e);
 }
 
