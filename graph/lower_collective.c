@@ -13,6 +13,7 @@
  * rendezvous (a plain single-process run) every group is the process
  * alone. Collective tasks are side-effecting (kept in program order). */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,10 +199,78 @@ static hlx_status_t combine_into(const coll_args_t* a, int32_t j, void* acc,
   return NULL;
 }
 
-/* What each member contributes: its task inputs. */
+/* What each member contributes: its task inputs, the op it is at (peers
+ * may reach the meeting from different ops: branches on replica_id,
+ * interpreter.run_parallel programs) and its flat process id. */
 typedef struct contribution_t {
   void* const* in;
+  const coll_args_t* a;
+  int32_t process;
 } contribution_t;
+
+/* "tensor<4x4096xf32>" into buf (400 bytes hold rank HLX_MAX_RANK). */
+static const char* type_text(const tinfo_t* t, char* buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "tensor<");
+  for (int32_t d = 0; d < t->rank && n < len; d++)
+    n += (size_t)snprintf(buf + n, len - n, "%lldx", (long long)t->dims[d]);
+  if (n < len) snprintf(buf + n, len - n, "%s>", hlx_dtype_name(t->dtype));
+  return buf;
+}
+
+/* "replica 1" (or "replica 1 partition 0" when there are partitions). */
+static const char* process_text(int32_t process, int32_t P, char* buf,
+                                size_t len) {
+  if (P > 1)
+    snprintf(buf, len, "replica %d partition %d", process / P, process % P);
+  else
+    snprintf(buf, len, "replica %d", process);
+  return buf;
+}
+
+static const char* role(const coll_args_t* a) {
+  return a->kind == K_SEND ? "sends" : a->kind == K_RECV ? "receives" : "has";
+}
+
+/* Every member reads the others' operands with its own types, so they must
+ * agree (operand count, element types, shapes). Each member runs this on
+ * the same contributions, so either all of them fail or none does: nobody
+ * is left waiting. (The executor prefixes the op's name.) */
+static hlx_status_t check_peers(contribution_t* const* all, int32_t gsize,
+                                int32_t P) {
+  const contribution_t* first = all[0];
+  for (int32_t r = 1; r < gsize; r++) {
+    const contribution_t* peer = all[r];
+    char p0[64], p1[64], t0[400], t1[400];
+    process_text(first->process, P, p0, sizeof p0);
+    process_text(peer->process, P, p1, sizeof p1);
+    if (peer->a->n != first->a->n)
+      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                             "%s %s %d operands, %s %s %d: the processes of "
+                             "a collective must agree on its operands",
+                             p0, role(first->a), first->a->n, p1,
+                             role(peer->a), peer->a->n);
+    for (int32_t j = 0; j < first->a->n; j++) {
+      const tinfo_t* x = &first->a->in[j];
+      const tinfo_t* y = &peer->a->in[j];
+      if (x->dtype == y->dtype && x->rank == y->rank &&
+          memcmp(x->dims, y->dims, sizeof(int64_t) * (size_t)x->rank) == 0)
+        continue;
+      char where[300] = "";
+      if (strcmp(peer->a->what, first->a->what) != 0)
+        snprintf(where, sizeof where, " (%s is at %s)", p1, peer->a->what);
+      char operand[32] = "";
+      if (first->a->n > 1)
+        snprintf(operand, sizeof operand, " as operand #%d", j);
+      return hlx_make_status(
+          HLX_STATUS_INVALID_ARGUMENT,
+          "%s %s %s, %s %s %s%s: the processes of a collective must agree "
+          "on its operand types%s",
+          p0, role(first->a), type_text(x, t0, sizeof t0), p1, role(peer->a),
+          type_text(y, t1, sizeof t1), operand, where);
+    }
+  }
+  return NULL;
+}
 
 static hlx_status_t reduce_all(const coll_args_t* a, int32_t j,
                                contribution_t* const* all, int32_t gsize,
@@ -371,7 +440,7 @@ static hlx_status_t run_collective(const void* args, void* const* in,
   } else {
     gsize = find_group(a, R, P, r, p, g, &rank);
   }
-  contribution_t mine = {in};
+  contribution_t mine = {in, a, r * P + p};
   hlx_status_t st = NULL;
   if (gsize == 0 || rank < 0) {
     st = compute(a, NULL, 0, -1, false, in, out, ctx);
@@ -384,8 +453,9 @@ static hlx_status_t run_collective(const void* args, void* const* in,
                              group_key(a->kind, a->channel, g, gsize), gsize,
                              rank, &mine, &m);
     if (!st) {
-      st = compute(a, (contribution_t* const*)hlx_meeting_data(m), gsize,
-                   rank, true, in, out, ctx);
+      contribution_t* const* all = (contribution_t* const*)hlx_meeting_data(m);
+      st = check_peers(all, gsize, P);
+      if (!st) st = compute(a, all, gsize, rank, true, in, out, ctx);
       hlx_rendezvous_leave(rv, m);
     }
   }
@@ -405,19 +475,20 @@ static hlx_status_t run_p2p(const void* args, void* const* in,
                            "num_replicas/num_partitions)",
                            a->what);
   int32_t P = hlx_rendezvous_num_partitions(rv);
-  contribution_t mine = {in};
+  int32_t me = ctx->replica_id * P + ctx->partition_id;
+  contribution_t mine = {in, a, me};
   hlx_meeting_t* m;
   HLX_RETURN_IF_ERROR(hlx_rendezvous_join(
-      rv, a->what, ctx->replica_id * P + ctx->partition_id,
-      ((uint64_t)K_SEND << 56) ^ (uint64_t)a->channel, 2,
+      rv, a->what, me, ((uint64_t)K_SEND << 56) ^ (uint64_t)a->channel, 2,
       a->kind == K_SEND ? 0 : 1, &mine, &m));
-  if (a->kind == K_RECV) {
-    contribution_t* const* all = (contribution_t* const*)hlx_meeting_data(m);
+  /* Rank 0 is the sender: its operand types are the receiver's results'. */
+  contribution_t* const* all = (contribution_t* const*)hlx_meeting_data(m);
+  hlx_status_t st = check_peers(all, 2, P);
+  if (!st && a->kind == K_RECV)
     for (int32_t j = 0; j < a->n; j++)
       memcpy(out[j], all[0]->in[j], a->out[j].bytes);
-  }
   hlx_rendezvous_leave(rv, m);
-  return NULL;
+  return st;
 }
 
 /* ---- lowering ------------------------------------------------------------ */

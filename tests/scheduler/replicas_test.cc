@@ -187,6 +187,84 @@ func.func @main(%x: tensor<2xi64>) -> tensor<2xi64> {
   hlx_buffer_destroy(x);
 }
 
+// A replica whose input flag is set reduces a tensor<4x4096xf32> where the
+// others reduce a tensor<4xf32> (branches of an `if`): every replica gets
+// a named error instead of reading past the smaller buffer, and the
+// executable still runs once the flags agree.
+TEST(Replicas, PeersWithDifferentOperandTypesFailAndTheExecutableStaysUsable) {
+  const char text[] = R"(
+func.func @main(%big: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "stablehlo.if"(%big) ({
+    %b = stablehlo.broadcast_in_dim %x, dims = [0] : (tensor<4xf32>) -> tensor<4x4096xf32>
+    %a = "stablehlo.all_reduce"(%b) ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+       : (tensor<4x4096xf32>) -> tensor<4x4096xf32>
+    %c = stablehlo.slice %a [0:4, 0:1] : (tensor<4x4096xf32>) -> tensor<4x1xf32>
+    %d = stablehlo.reshape %c : (tensor<4x1xf32>) -> tensor<4xf32>
+    stablehlo.return %d : tensor<4xf32>
+  }, {
+    %a = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+       : (tensor<4xf32>) -> tensor<4xf32>
+    stablehlo.return %a : tensor<4xf32>
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+)";
+  hlx_compile_options_t o;
+  hlx_compile_options_init(&o);
+  o.num_replicas = 2;
+  Compiled c;
+  Compile(text, o, &c);
+  hlx_tensor_desc_t pd{}, xd{};
+  pd.element_type = hlx_element_type_from_name("i1");
+  xd.element_type = hlx_element_type_from_name("f32");
+  xd.rank = 1;
+  xd.dims[0] = 4;
+  bool no = false, yes = true;
+  float xs[4] = {1, 2, 3, 4};
+  hlx_buffer_t *flag_no = nullptr, *flag_yes = nullptr, *x = nullptr;
+  ASSERT_EQ(hlx_buffer_create(&pd, &no, &flag_no), nullptr);
+  ASSERT_EQ(hlx_buffer_create(&pd, &yes, &flag_yes), nullptr);
+  ASSERT_EQ(hlx_buffer_create(&xd, xs, &x), nullptr);
+  hlx_buffer_t* mixed[] = {flag_no, x, flag_yes, x};  // replica 1 goes big
+  hlx_buffer_t* same[] = {flag_no, x, flag_no, x};
+  hlx_buffer_t* results[2] = {nullptr, nullptr};
+  for (int rep = 0; rep < 2; rep++) {
+    auto t0 = std::chrono::steady_clock::now();
+    hlx_status_t st =
+        hlx_executable_run_replicated(c.exe, mixed, 4, results, 2);
+    ASSERT_NE(st, nullptr);
+    std::string msg = hlx_status_get_message(st);
+    EXPECT_EQ(hlx_status_get_code(st), 1 /* INVALID_ARGUMENT */) << msg;
+    EXPECT_NE(msg.find("stablehlo.all_reduce"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("replica 0 has tensor<4xf32>, replica 1 has "
+                       "tensor<4x4096xf32>"),
+              std::string::npos)
+        << msg;
+    EXPECT_EQ(results[0], nullptr);
+    // Every replica failed at once: nobody waited for the 10 s timeout.
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    hlx_status_release(st);
+  }
+  hlx_status_t st = hlx_executable_run_replicated(c.exe, same, 4, results, 2);
+  ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
+  for (hlx_buffer_t* b : results) {
+    const float* v = static_cast<const float*>(hlx_buffer_data(b));
+    EXPECT_EQ(std::vector<float>(v, v + 4), (std::vector<float>{2, 4, 6, 8}));
+    hlx_buffer_destroy(b);
+  }
+  hlx_buffer_destroy(flag_no);
+  hlx_buffer_destroy(flag_yes);
+  hlx_buffer_destroy(x);
+}
+
 const char kWide[] = R"(
 func.func @main(%x: tensor<64xi64>) -> tensor<64xi64> {
   %a = stablehlo.add %x, %x : tensor<64xi64>
