@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/internal.h"
+#include "graph/process_counts.h"
 #include "kernels/cpu_features.h"
 #include "scheduler/collectives.h"
 #include "scheduler/pool.h"
@@ -147,15 +148,26 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
     return hlx_make_status(HLX_STATUS_NOT_FOUND,
                            "hlx_executable_create: no function @%s",
                            entry ? entry : "(none)");
+  /* Counts the caller leaves at 0 come from the module's mhlo.num_replicas
+   * / mhlo.num_partitions attributes (JAX exports), else 1. */
+  int32_t module_replicas, module_partitions;
+  HLX_RETURN_IF_ERROR(hlx_status_annotate(
+      hlx_module_process_counts(p->module, &module_replicas,
+                                &module_partitions),
+      "hlx_executable_create"));
+  int32_t replicas = o.num_replicas    ? o.num_replicas
+                     : module_replicas ? module_replicas
+                                       : 1;
+  int32_t partitions = o.num_partitions    ? o.num_partitions
+                       : module_partitions ? module_partitions
+                                           : 1;
   if (o.num_threads < 0 || o.num_threads > 4096 || o.num_replicas < 0 ||
       o.num_partitions < 0 ||
-      (int64_t)(o.num_replicas ? o.num_replicas : 1) *
-              (o.num_partitions ? o.num_partitions : 1) >
-          65536)
+      (int64_t)replicas * partitions > HLX_MAX_PROCESSES)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "hlx_executable_create: num_threads %d, "
                            "num_replicas %d, num_partitions %d out of range",
-                           o.num_threads, o.num_replicas, o.num_partitions);
+                           o.num_threads, replicas, partitions);
   hlx_isa_t isa_cap = HLX_ISA_COUNT; /* none */
   if (o.max_isa && o.max_isa[0] && !hlx_isa_parse(o.max_isa, &isa_cap))
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
@@ -165,8 +177,8 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   hlx_executable_t* e = calloc(1, sizeof(*e));
   if (!e) return hlx_status_oom();
   e->program = p;
-  e->num_replicas = o.num_replicas ? o.num_replicas : 1;
-  e->num_partitions = o.num_partitions ? o.num_partitions : 1;
+  e->num_replicas = replicas;
+  e->num_partitions = partitions;
   e->collective_timeout_ms = o.collective_timeout_ms;
   e->uses_probes = module_uses_probes(p->module);
   hlx_status_t st = NULL;
@@ -256,6 +268,8 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   if (capped) hlx_cpu_thread_isa_cap_swap(prev_cap);
   for (int32_t i = 0; !st && i < e->lowered->num_funcs; i++)
     if (e->lowered->plans[i]) e->lowered->plans[i]->isa_cap = isa_cap;
+  /* The grid is known: its collectives' replica groups must fit it. */
+  if (!st) st = hlx_verify_process_counts(p->module, f, replicas, partitions);
   if (!st) {
     e->plan = hlx_lowered_find(e->lowered, f->name);
     int32_t np = 0, nr = 0;
@@ -330,6 +344,12 @@ static bool same_desc(const hlx_tensor_desc_t* a, const hlx_tensor_desc_t* b) {
 
 int32_t hlx_executable_num_processes(const hlx_executable_t* e) {
   return e->num_replicas * e->num_partitions;
+}
+int32_t hlx_executable_num_replicas(const hlx_executable_t* e) {
+  return e->num_replicas;
+}
+int32_t hlx_executable_num_partitions(const hlx_executable_t* e) {
+  return e->num_partitions;
 }
 
 /* Runs nproc processes; params/results are process-major. results_of[i]
@@ -596,6 +616,14 @@ hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
                                            int32_t num_results) {
   return run_impl(e, params, num_params, out_results, num_results, true,
                   NULL);
+}
+
+hlx_status_t hlx_executable_run_replicated_with_options(
+    const hlx_executable_t* e, hlx_buffer_t* const* params,
+    int32_t num_params, hlx_buffer_t** out_results, int32_t num_results,
+    const hlx_run_options_t* options) {
+  return run_impl(e, params, num_params, out_results, num_results, true,
+                  options);
 }
 
 /* ---- async runs ---------------------------------------------------------- */

@@ -158,7 +158,13 @@ typedef struct hlx_compile_options_t {
    * thread; N > 1 without a client = a private pool of N threads. */
   int32_t num_threads;
   /* SPMD: every run executes num_replicas x num_partitions processes of
-   * the entry function as a thread group meeting at collectives (0 = 1). */
+   * the entry function as a thread group meeting at collectives. 0 = the
+   * module's mhlo.num_replicas / mhlo.num_partitions attribute (as JAX
+   * exports them), or 1 without one. The collectives' replica_groups and
+   * source_target_pairs are checked against these counts here (ids below
+   * them, groups naming every replica once, result shapes that follow
+   * from the group size): a mismatch fails hlx_executable_create naming
+   * the op and the spec rule. */
   int32_t num_replicas;
   int32_t num_partitions;
   /* How long a collective waits for its peers before failing with
@@ -391,11 +397,21 @@ hlx_status_t hlx_executable_run_with_options(const hlx_executable_t* e,
  * (hlx_executable_run on such an executable feeds every process the same
  * parameters and returns process 0's results.) */
 int32_t hlx_executable_num_processes(const hlx_executable_t* e);
+/* The grid the executable runs on (compile options, else the module's
+ * attributes, else 1). */
+int32_t hlx_executable_num_replicas(const hlx_executable_t* e);
+int32_t hlx_executable_num_partitions(const hlx_executable_t* e);
 hlx_status_t hlx_executable_run_replicated(const hlx_executable_t* e,
                                            hlx_buffer_t* const* params,
                                            int32_t num_params,
                                            hlx_buffer_t** out_results,
                                            int32_t num_results);
+/* hlx_executable_run_replicated with run options (NULL = defaults);
+ * on_task and the host callbacks are called from every process. */
+hlx_status_t hlx_executable_run_replicated_with_options(
+    const hlx_executable_t* e, hlx_buffer_t* const* params,
+    int32_t num_params, hlx_buffer_t** out_results, int32_t num_results,
+    const hlx_run_options_t* options);
 
 /* Asynchronous run. Starts hlx_executable_run(e, params, ...) on a thread
  * of its own and returns at once; params and out_results (caller-owned

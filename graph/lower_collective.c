@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "graph/lower_internal.h"
+#include "graph/process_counts.h"
 #include "graph/region_match.h"
 #include "kernels/elementwise.h"
 #include "scheduler/collectives.h"
@@ -389,41 +390,12 @@ static hlx_status_t compute(const coll_args_t* a, contribution_t* const* all,
   return NULL;
 }
 
-/* The ids' upper bound, known once the run's processes are: replica_groups
- * (source_target_pairs) ids are below the number of replicas, partitions or
- * processes of the op's mode (all_reduce C3, all_gather C4, all_to_all C7,
- * reduce_scatter C5, collective_permute C4, collective_broadcast /
- * collective_reduce C2). */
-static hlx_status_t check_ids_below(const coll_args_t* a, int32_t R,
-                                    int32_t P) {
-  static const int kRule[] = {0, 3, 4, 7, 5, 4, 2, 2, 0, 0};
-  int32_t limit = a->mode == M_CROSS_PARTITION ? P
-                  : a->mode == M_FLATTENED     ? R * P
-                                               : R;
-  bool pairs = a->kind == K_PERMUTE;
-  const int64_t* ids = pairs ? a->pairs : a->groups;
-  int32_t n = pairs ? 2 * a->num_pairs : a->num_groups * a->group_width;
-  for (int32_t i = 0; i < n; i++)
-    if (ids[i] >= limit)
-      return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                             "%s: (C%d) %s id %lld is not below %d, the "
-                             "number of %s",
-                             a->what, kRule[a->kind],
-                             pairs ? "source_target_pairs" : "replica_groups",
-                             (long long)ids[i], limit,
-                             a->mode == M_CROSS_PARTITION ? "partitions"
-                             : a->mode == M_FLATTENED     ? "processes"
-                                                          : "replicas");
-  return NULL;
-}
-
 static hlx_status_t run_collective(const void* args, void* const* in,
                                    void* const* out, hlx_run_ctx_t* ctx) {
   const coll_args_t* a = args;
   hlx_rendezvous_t* rv = ctx->rendezvous;
   int32_t R = hlx_rendezvous_num_replicas(rv);
   int32_t P = hlx_rendezvous_num_partitions(rv);
-  if (rv) HLX_RETURN_IF_ERROR(check_ids_below(a, R, P));
   int32_t r = rv ? ctx->replica_id : 0, p = rv ? ctx->partition_id : 0;
   int32_t* g = malloc(sizeof(int32_t) * (size_t)R * (size_t)P + 4);
   if (!g) return hlx_status_oom();
@@ -1084,6 +1056,15 @@ static hlx_status_t lower_run_parallel(hlx_lower_ctx_t* c,
                           name);
     a->funcs[i] = f;
     const hlx_func_t* fn = m->funcs[f];
+    /* The grid is known now: check each program's collectives on it. */
+    bool checked = false;
+    for (int32_t k = 0; k < i; k++) checked |= a->funcs[k] == f;
+    hlx_status_t st = checked ? NULL : hlx_verify_process_counts(m, fn, R, P);
+    if (st) {
+      char where[256];
+      return hlx_status_annotate(st, "%s on %d replicas x %d partitions",
+                                 hlx_op_where(op, where, sizeof where), R, P);
+    }
     for (int32_t k = 0; k < fn->num_args; k++)
       want_in += leaves(fn->body->blocks[0]->args[k]->type);
     for (int32_t k = 0; k < fn->num_results; k++)

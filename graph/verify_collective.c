@@ -1,7 +1,10 @@
-/* The collectives' static Constraints: replica_groups / source_target_pairs
- * uniqueness and sign, channel ids, dimension attributes, the reduction
- * computation's signature and the result types. Upper bounds of the ids
- * need the number of processes, known only when the run starts. */
+/* The collectives' Constraints: the static ones (replica_groups /
+ * source_target_pairs uniqueness and sign, channel ids, dimension
+ * attributes, the reduction computation's signature and the result types)
+ * and, once the run's replicas x partitions are known at compile time
+ * (graph/process_counts.c), those that depend on them: the ids' upper
+ * bound, replica_groups naming every replica (process) once, and the
+ * result shapes that follow from the group size. */
 #include <string.h>
 
 #include "graph/lower_internal.h"
@@ -411,6 +414,166 @@ static hlx_status_t verify_collective_reduce(const hlx_op_t* op) {
   }
   HLX_RETURN_IF_ERROR(check_result_shapes(op, n, 3));
   return check_computation(op, n, 4, 4);
+}
+
+/* ---- rules that depend on the number of processes ---------------------- */
+
+/* How an op splits the replicas x partitions grid into process groups
+ * (the spec's cross_replica, cross_partition, cross_replica_and_partition,
+ * flattened_ids). */
+typedef enum grid_mode_t {
+  CROSS_REPLICA,
+  CROSS_PARTITION,
+  CROSS_REPLICA_AND_PARTITION,
+  FLATTENED_IDS,
+} grid_mode_t;
+
+/* One op's count-dependent rules: the rule numbers (0 = the op has no
+ * such rule) and what its process groups are. */
+typedef struct count_rules_t {
+  int size;  /* size(replica_groups) is the number of replicas (processes) */
+  int below; /* ids < that number */
+  int shape; /* result dims that follow from the group size */
+  bool three_modes; /* all_reduce, all_gather, reduce_scatter */
+  bool pairs;       /* source_target_pairs instead of replica_groups */
+} count_rules_t;
+
+static bool count_rules(hlx_opcode_t code, count_rules_t* r) {
+  static const struct {
+    hlx_opcode_t code;
+    count_rules_t rules;
+  } kTable[] = {
+      {HLX_OP_ALL_GATHER, {3, 4, 6, true, false}},
+      {HLX_OP_ALL_REDUCE, {2, 3, 0, true, false}},
+      /* XLA's CrossReplicaSum: all_reduce(add) across replicas. */
+      {HLX_OP_CROSS_REPLICA_SUM, {2, 3, 0, false, false}},
+      {HLX_OP_REDUCE_SCATTER, {4, 5, 8, true, false}},
+      {HLX_OP_ALL_TO_ALL, {6, 7, 8, false, false}},
+      {HLX_OP_COLLECTIVE_BROADCAST, {0, 2, 0, false, false}},
+      {HLX_OP_COLLECTIVE_REDUCE, {0, 2, 0, false, false}},
+      {HLX_OP_COLLECTIVE_PERMUTE, {0, 4, 0, false, true}},
+      {HLX_OP_SEND, {0, 4, 0, false, true}},
+      {HLX_OP_RECV, {0, 4, 0, false, true}},
+  };
+  for (size_t i = 0; i < sizeof kTable / sizeof kTable[0]; i++)
+    if (kTable[i].code == code) {
+      *r = kTable[i].rules;
+      return true;
+    }
+  return false;
+}
+
+static grid_mode_t grid_mode(const hlx_op_t* op, const count_rules_t* r) {
+  bool channel = channel_id(op) > 0;
+  if (op->code == HLX_OP_CROSS_REPLICA_SUM || !channel) return CROSS_REPLICA;
+  if (!r->three_modes) return CROSS_PARTITION;
+  return flag(op, "use_global_device_ids") ? FLATTENED_IDS
+                                           : CROSS_REPLICA_AND_PARTITION;
+}
+
+/* dim(process_groups, 1) for a replica group of `width` ids (width 0: no
+ * replica_groups, one group of everyone the mode reaches). */
+static int64_t process_group_size(grid_mode_t mode, int64_t width, int32_t R,
+                                  int32_t P) {
+  switch (mode) {
+    case CROSS_REPLICA: return width ? width : R;
+    case CROSS_PARTITION: return width ? width : P;
+    case CROSS_REPLICA_AND_PARTITION: return (width ? width : R) * P;
+    case FLATTENED_IDS: return width ? width : (int64_t)R * P;
+  }
+  return width;
+}
+
+/* The result dims that follow from a group of `size` processes:
+ * all_gather concatenates `size` operands, reduce_scatter splits into
+ * `size` parts, all_to_all exchanges split_count parts. */
+static hlx_status_t check_group_shape(const hlx_op_t* op, int rule,
+                                      int64_t size) {
+  int64_t v;
+  if (op->code == HLX_OP_ALL_TO_ALL) {
+    if (int_attr(op, "split_count", &v) && v != size)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C%d) split_count %lld differs from the group "
+                          "size %lld",
+                          rule, (long long)v, (long long)size);
+    return NULL;
+  }
+  bool gather = op->code == HLX_OP_ALL_GATHER;
+  if (!int_attr(op, gather ? "all_gather_dim" : "scatter_dimension", &v))
+    return NULL;
+  for (int32_t j = 0; j < op->num_operands && j < op->num_results; j++) {
+    const hlx_type_t* t = tensor(op->operands[j]);
+    const hlx_type_t* r = tensor(op->results[j]);
+    if (!t || !r || v < 0 || v >= t->rank || v >= r->rank ||
+        t->dims[v] == HLX_DYNAMIC_DIM || r->dims[v] == HLX_DYNAMIC_DIM)
+      continue;
+    if (!gather && t->dims[v] % size)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C1) dim(operand, %lld) = %lld is not a multiple "
+                          "of the group size %lld",
+                          (long long)v, (long long)t->dims[v],
+                          (long long)size);
+    int64_t want = gather ? t->dims[v] * size : t->dims[v] / size;
+    if (r->dims[v] != want)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C%d) result #%d dim %lld has size %lld, expected "
+                          "%lld (%lld %s a group of %lld)",
+                          rule, j, (long long)v, (long long)r->dims[v],
+                          (long long)want, (long long)t->dims[v],
+                          gather ? "x" : "/", (long long)size);
+  }
+  return NULL;
+}
+
+hlx_status_t hlx_verify_collective_counts(const hlx_op_t* op,
+                                          int32_t num_replicas,
+                                          int32_t num_partitions) {
+  count_rules_t r;
+  if (!count_rules(op->code, &r)) return NULL;
+  groups_t g;
+  if (!read_groups(op, r.pairs ? "source_target_pairs" : "replica_groups",
+                   &g))
+    return NULL; /* the static checks and the lowering name these */
+  grid_mode_t mode = grid_mode(op, &r);
+  int32_t R = num_replicas, P = num_partitions;
+  /* send/recv name no mode: their ids must name processes. */
+  bool p2p = op->code == HLX_OP_SEND || op->code == HLX_OP_RECV;
+  int64_t n = p2p ? (int64_t)R * P
+              : mode == CROSS_PARTITION ? P
+              : mode == FLATTENED_IDS   ? (int64_t)R * P
+                                        : R;
+  const char* what = p2p || mode == FLATTENED_IDS ? "processes"
+                     : mode == CROSS_PARTITION    ? "partitions"
+                                                  : "replicas";
+  const char* name = r.pairs ? "source_target_pairs" : "replica_groups";
+  int64_t ids = 0;
+  for (int32_t i = 0; i < g.rows * g.cols; i++) {
+    if (g.v[i] >= n)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "(C%d) %s id %lld is not below %lld, the number "
+                          "of %s",
+                          r.below, name, (long long)g.v[i], (long long)n,
+                          what);
+    if (g.v[i] >= 0) ids++;
+  }
+  /* Ids are unique (static rule) and below n: n of them name everyone. */
+  if (r.size && g.rows > 0 && g.cols > 0 && ids != n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C%d) replica_groups has %lld ids, must have %lld: "
+                        "each of the %lld %s once",
+                        r.size, (long long)ids, (long long)n, (long long)n,
+                        what);
+  if (!r.shape) return NULL;
+  /* Ragged groups (-1 padding) have sizes of their own. */
+  for (int32_t i = 0; i < (g.rows ? g.rows : 1); i++) {
+    int64_t width = 0;
+    for (int32_t k = 0; k < g.cols && g.rows; k++)
+      if (g.v[(size_t)i * g.cols + k] >= 0) width++;
+    if (g.rows && !width) continue; /* a row of padding */
+    HLX_RETURN_IF_ERROR(
+        check_group_shape(op, r.shape, process_group_size(mode, width, R, P)));
+  }
+  return NULL;
 }
 
 hlx_status_t hlx_verify_collective(const hlx_op_t* op) {

@@ -10,6 +10,12 @@
 
 hlx_status_t hlx_verify_dot_general(const hlx_op_t* op) HLX_MUST_USE;
 hlx_status_t hlx_verify_collective(const hlx_op_t* op) HLX_MUST_USE;
+/* The collectives' rules that depend on the run's replicas x partitions
+ * (graph/process_counts.c calls it once they are known). */
+hlx_status_t hlx_verify_collective_counts(const hlx_op_t* op,
+                                          int32_t num_replicas,
+                                          int32_t num_partitions)
+    HLX_MUST_USE;
 /* convolution and dynamic_conv (graph/verify_conv.c). */
 hlx_status_t hlx_verify_conv_quant(const hlx_op_t* op) HLX_MUST_USE;
 

@@ -1,9 +1,10 @@
-// One negative test per static constraint of the collectives (all_gather,
+// One negative test per constraint of the collectives (all_gather,
 // all_reduce, reduce_scatter, all_to_all, collective_permute,
 // collective_broadcast, send, recv): replica_groups / source_target_pairs
-// rules, dimension attributes, channel ids, computation and result types.
-// The ids' upper bounds depend on the number of processes of a run and are
-// not static rules.
+// rules, dimension attributes, channel ids, computation and result types,
+// and the rules that depend on the number of processes, checked at compile
+// time against the module's mhlo.num_replicas / mhlo.num_partitions (1 x 1
+// without them) or interpreter.run_parallel's grid.
 #include "tests/graph_lowering/rules_harness.h"
 
 namespace {
@@ -83,6 +84,14 @@ using hlx_rules::Case;
   "  return %0#0 : tensor<2xf32> }"
 
 #define G01 "replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>"
+
+// `funcs` in a module of `r` replicas x `p` partitions (JAX's attributes).
+#define MOD(r, p, funcs)                                                  \
+  "module attributes {mhlo.num_partitions = " p " : i32, "               \
+  "mhlo.num_replicas = " r " : i32} {\n" funcs "\n}"
+#define GROUPS(v, shape) \
+  "replica_groups = dense<" v "> : tensor<" shape "xi64>"
+#define CHANNEL "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>"
 
 const Case kCases[] = {
     {"AllGather_C1_DimRange", AG("all_gather_dim = 2 : i64, " G01, "2x4xf32"),
@@ -281,6 +290,116 @@ const Case kCases[] = {
      "(C3) target 1 appears twice"},
     {"Recv_C4_NonNegativeIds", RECV("[[0, -1]]", "1x2"), "stablehlo.recv",
      "(C4) source_target_pairs has id -1"},
+    // Rules that depend on the number of processes, known at compile time
+    // from the module's attributes (1 replica x 1 partition without them).
+    {"AllReduce_C3_IdsBelowModuleReplicaCount",
+     MOD("2", "1", AR("2xf32", SUM("f32"), GROUPS("[[0, 7]]", "1x2"), "2xf32")),
+     "stablehlo.all_reduce",
+     "(C3) replica_groups id 7 is not below 2, the number of replicas"},
+    {"AllReduce_C3_OneReplicaWithoutAttributes",
+     AR("2xf32", SUM("f32"), G01, "2xf32"), "stablehlo.all_reduce",
+     "(C3) replica_groups id 1 is not below 1, the number of replicas"},
+    {"AllReduce_C3_FlattenedIdsBelowProcessCount",
+     MOD("2", "2", AR("2xf32", SUM("f32"),
+                      GROUPS("[[0, 1, 2, 5]]", "1x4") ", " CHANNEL
+                      ", use_global_device_ids",
+                      "2xf32")),
+     "stablehlo.all_reduce",
+     "(C3) replica_groups id 5 is not below 4, the number of processes"},
+    {"AllReduce_C2_GroupsNameEveryReplica",
+     MOD("4", "1", AR("2xf32", SUM("f32"), G01, "2xf32")),
+     "stablehlo.all_reduce",
+     "(C2) replica_groups has 2 ids, must have 4: each of the 4 replicas "
+     "once"},
+    {"AllGather_C3_GroupsNameEveryReplica",
+     MOD("4", "1", AG("all_gather_dim = 1 : i64, " G01, "2x4xf32")),
+     "stablehlo.all_gather", "(C3) replica_groups has 2 ids, must have 4"},
+    {"AllGather_C4_IdsBelowModuleReplicaCount",
+     MOD("2", "1", AG("all_gather_dim = 1 : i64, " GROUPS("[[0, 3]]", "1x2"),
+                      "2x4xf32")),
+     "stablehlo.all_gather",
+     "(C4) replica_groups id 3 is not below 2, the number of replicas"},
+    {"AllGather_C6_ResultDimFromReplicaCount",
+     MOD("4", "1", AG("all_gather_dim = 1 : i64", "2x4xf32")),
+     "stablehlo.all_gather",
+     "(C6) result #0 dim 1 has size 4, expected 8 (2 x a group of 4)"},
+    {"AllGather_C6_RaggedGroupSize",
+     MOD("3", "1", AG("all_gather_dim = 1 : i64, " GROUPS("[[0, 1], [2, -1]]",
+                                                         "2x2"),
+                      "2x4xf32")),
+     "stablehlo.all_gather",
+     "(C6) result #0 dim 1 has size 4, expected 2 (2 x a group of 1)"},
+    {"ReduceScatter_C1_DimDivisibleByReplicaCount",
+     MOD("3", "1", RS(SUM("f32"), "scatter_dimension = 0 : i64", "1x2xf32")),
+     "stablehlo.reduce_scatter",
+     "(C1) dim(operand, 0) = 4 is not a multiple of the group size 3"},
+    {"ReduceScatter_C4_GroupsNameEveryReplica",
+     MOD("4", "1", RS(SUM("f32"), "scatter_dimension = 0 : i64, " G01,
+                      "2x2xf32")),
+     "stablehlo.reduce_scatter", "(C4) replica_groups has 2 ids, must have 4"},
+    {"ReduceScatter_C5_IdsBelowModuleReplicaCount",
+     MOD("2", "1", RS(SUM("f32"),
+                      "scatter_dimension = 0 : i64, " GROUPS("[[0, 2]]", "1x2"),
+                      "2x2xf32")),
+     "stablehlo.reduce_scatter",
+     "(C5) replica_groups id 2 is not below 2, the number of replicas"},
+    {"ReduceScatter_C8_ResultDimFromReplicaCount",
+     MOD("4", "1", RS(SUM("f32"), "scatter_dimension = 0 : i64", "2x2xf32")),
+     "stablehlo.reduce_scatter",
+     "(C8) result #0 dim 0 has size 2, expected 1 (4 / a group of 4)"},
+    {"AllToAll_C6_GroupsNameEveryReplica",
+     MOD("4", "1", A2A(A2A_OK_DIMS "split_count = 2 : i64, " G01, "4x2xf32")),
+     "stablehlo.all_to_all", "(C6) replica_groups has 2 ids, must have 4"},
+    {"AllToAll_C7_IdsBelowModulePartitionCount",
+     MOD("1", "2", A2A(A2A_OK_DIMS "split_count = 2 : i64, " GROUPS(
+                           "[[0, 2]]", "1x2") ", " CHANNEL,
+                       "4x2xf32")),
+     "stablehlo.all_to_all",
+     "(C7) replica_groups id 2 is not below 2, the number of partitions"},
+    {"AllToAll_C8_SplitCountIsReplicaCount",
+     MOD("4", "1", A2A(A2A_OK_DIMS "split_count = 2 : i64", "4x2xf32")),
+     "stablehlo.all_to_all", "(C8) split_count 2 differs from the group size 4"},
+    {"CollectivePermute_C4_IdsBelowModuleReplicaCount",
+     MOD("2", "1", CP("[[0, 1], [1, 3]]", "2x2", "2xf32")),
+     "stablehlo.collective_permute",
+     "(C4) source_target_pairs id 3 is not below 2, the number of replicas"},
+    {"CollectiveBroadcast_C2_IdsBelowModuleReplicaCount",
+     MOD("2", "1", CB("[[0, 5]]", "1x2", "2xf32")),
+     "stablehlo.collective_broadcast",
+     "(C2) replica_groups id 5 is not below 2, the number of replicas"},
+    {"CollectiveReduce_C2_IdsBelowModuleReplicaCount",
+     MOD("2", "1", CR("[[0, 5]]", "f32", "2xf32")),
+     "stablehlo.collective_reduce",
+     "(C2) replica_groups id 5 is not below 2, the number of replicas"},
+    {"Send_C4_IdsBelowModuleProcessCount",
+     MOD("2", "1",
+         SEND("channel_handle = #stablehlo.channel_handle<handle = 1, type = "
+              "1>, is_host_transfer = false, source_target_pairs = dense<[[0, "
+              "9]]> : tensor<1x2xi64>")),
+     "stablehlo.send",
+     "(C4) source_target_pairs id 9 is not below 2, the number of processes"},
+    {"Recv_C4_IdsBelowModuleProcessCount",
+     MOD("2", "1", RECV("[[0, 9]]", "1x2")), "stablehlo.recv",
+     "(C4) source_target_pairs id 9 is not below 2, the number of processes"},
+    {"CrossReplicaSumIdsBelowModuleReplicaCount",
+     MOD("2", "1",
+         "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+         "  %0 = \"stablehlo.cross_replica_sum\"(%a) {" GROUPS("[[0, 4]]",
+                                                             "1x2")
+         "} : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32> }"),
+     "stablehlo.cross_replica_sum",
+     "replica_groups id 4 is not below 2, the number of replicas"},
+    // A collective in a called function is checked too.
+    {"AllReduce_C3_InACalledFunction",
+     MOD("2", "1",
+         "func.func private @g(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+         "  %0 = \"stablehlo.all_reduce\"(%a) " SUM("f32") " {" GROUPS(
+             "[[0, 3]]", "1x2") "} : (tensor<2xf32>) -> tensor<2xf32>\n"
+         "  return %0 : tensor<2xf32> }\n"
+         "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+         "  %0 = func.call @g(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
+         "  return %0 : tensor<2xf32> }"),
+     "stablehlo.all_reduce", "(C3) replica_groups id 3 is not below 2"},
 };
 
 HLX_RULES_TEST(CollectiveRules, kCases);
@@ -302,8 +421,9 @@ std::string RunError(const char* text) {
   return msg;
 }
 
-// The ids' upper bound is the number of processes, known when the run
-// starts: an id past it is a named error, not a rendezvous timeout.
+// interpreter.run_parallel's programs are checked against its grid when
+// the op is compiled: an id past it is a named error, not a rendezvous
+// timeout.
 TEST(CollectiveRules, AllGather_C4_IdsBelowReplicaCount) {
   std::string msg = RunError(R"(
     func.func @f(%a: tensor<2xi64>) -> tensor<4xi64> {

@@ -19,13 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     HERE, "../../../shared/reference/stablehlo_spec.md")
 
-# Rules no static check can decide, with the reason.
-NOT_STATIC = {
-    ("all_gather", "C3"): "defines size(replica_groups) for C4; ids are checked against the process count when the run starts",
-    ("all_reduce", "C2"): "defines size(replica_groups) for C3 (checked when the run starts)",
-    ("all_to_all", "C6"): "defines size(replica_groups) for C7 (checked when the run starts)",
-    ("reduce_scatter", "C4"): "defines size(replica_groups) for C5 (checked when the run starts)",
-}
+# Rules no check can decide, with the reason.
+NOT_STATIC = {}
 
 
 # Spec examples reproduced by tests outside the spec_examples_* tables.

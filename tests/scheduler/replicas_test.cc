@@ -265,6 +265,100 @@ func.func @main(%big: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
   hlx_buffer_destroy(x);
 }
 
+// A 4-replica program as JAX exports it: the module attributes set the
+// counts when the compile options leave them at 0, and the options
+// override them.
+const char kJaxFourReplicas[] = R"(
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 4 : i32} {
+  func.func public @main(%x: tensor<2xi64>) -> (tensor<2xi64> {jax.result_info = ""}, tensor<2xi64>, tensor<ui32>) {
+    %r = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+        %s = stablehlo.add %a, %b : tensor<i64>
+        stablehlo.return %s : tensor<i64>
+    }) : (tensor<2xi64>) -> tensor<2xi64>
+    %p = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : (tensor<2xi64>) -> tensor<2xi64>
+    %id = stablehlo.replica_id : tensor<ui32>
+    return %r, %p, %id : tensor<2xi64>, tensor<2xi64>, tensor<ui32>
+  }
+}
+)";
+
+TEST(Replicas, ModuleAttributesSetTheCountsAndOptionsOverrideThem) {
+  for (int override_replicas : {0, 2, 3}) {
+    SCOPED_TRACE("num_replicas option " + std::to_string(override_replicas));
+    hlx_compile_options_t o;
+    hlx_compile_options_init(&o);
+    o.num_replicas = override_replicas;
+    Compiled c;
+    Compile(kJaxFourReplicas, o, &c);
+    int n = override_replicas ? override_replicas : 4;
+    ASSERT_EQ(hlx_executable_num_processes(c.exe), n);
+    EXPECT_EQ(hlx_executable_num_replicas(c.exe), n);
+    EXPECT_EQ(hlx_executable_num_partitions(c.exe), 1);
+    std::vector<hlx_buffer_t*> params;
+    for (int r = 0; r < n; r++) params.push_back(I64({r + 1, 10 * (r + 1)}));
+    std::vector<hlx_buffer_t*> results(3 * n);
+    hlx_status_t st = hlx_executable_run_replicated(
+        c.exe, params.data(), n, results.data(), 3 * n);
+    ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
+    int64_t sum = n * (n + 1) / 2;
+    for (int r = 0; r < n; r++) {
+      EXPECT_EQ(Values(results[3 * r]), (std::vector<int64_t>{sum, 10 * sum}))
+          << "replica " << r;
+      // 0 and 1 swap; the others are no pair's target: zeros.
+      int64_t from = r == 0 ? 2 : r == 1 ? 1 : 0;
+      EXPECT_EQ(Values(results[3 * r + 1]),
+                (std::vector<int64_t>{from, 10 * from}))
+          << "replica " << r;
+      uint32_t id;
+      std::memcpy(&id, hlx_buffer_data(results[3 * r + 2]), 4);
+      EXPECT_EQ(id, static_cast<uint32_t>(r));
+    }
+    for (auto* b : results) hlx_buffer_destroy(b);
+    for (auto* b : params) hlx_buffer_destroy(b);
+  }
+}
+
+TEST(Replicas, BadModuleCountsAndGroupsOutsideThemAreCompileErrors) {
+  struct {
+    std::string text, want;
+    int replicas;
+  } cases[] = {
+      {std::string(kJaxFourReplicas).replace(
+           std::string(kJaxFourReplicas).find("num_replicas = 4"), 16,
+           "num_replicas = 0"),
+       "module attribute mhlo.num_replicas must be an integer in [1, 65536]",
+       0},
+      {std::string(kJaxFourReplicas).replace(
+           std::string(kJaxFourReplicas).find("num_partitions = 1 : i32"),
+           24, "num_partitions = \"x\""),
+       "module attribute mhlo.num_partitions must be an integer", 0},
+      // The permute names replica 1: one replica is too few.
+      {kJaxFourReplicas,
+       "stablehlo.collective_permute at 9:5: (C4) source_target_pairs id 1 "
+       "is not below 1, the number of replicas",
+       1},
+  };
+  for (const auto& c : cases) {
+    hlx_program_t* p = nullptr;
+    hlx_status_t st = hlx_program_parse(c.text.data(), c.text.size(),
+                                        "test.mlir", 1, &p);
+    ASSERT_EQ(st, nullptr) << hlx_status_get_message(st);
+    hlx_compile_options_t o;
+    hlx_compile_options_init(&o);
+    o.num_replicas = c.replicas;
+    hlx_executable_t* e = nullptr;
+    st = hlx_executable_create(p, &o, &e);
+    ASSERT_NE(st, nullptr) << c.want;
+    EXPECT_EQ(e, nullptr);
+    std::string msg = hlx_status_get_message(st);
+    EXPECT_EQ(hlx_status_get_code(st), 1 /* INVALID_ARGUMENT */) << msg;
+    EXPECT_NE(msg.find(c.want), std::string::npos) << msg;
+    hlx_status_release(st);
+    hlx_program_destroy(p);
+  }
+}
+
 const char kWide[] = R"(
 func.func @main(%x: tensor<64xi64>) -> tensor<64xi64> {
   %a = stablehlo.add %x, %x : tensor<64xi64>
