@@ -25,7 +25,7 @@ static void usage(FILE* f) {
           "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
           "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
           "          [--cpus LIST] [--reusable-params LIST] [--winograd]\n"
-          "          [--fast-compile]\n"
+          "          [--fast-compile] [--replicas N] [--partitions N]\n"
           "      Runs @main (inputs from .npy files in argument order, or\n"
           "      deterministic random inputs), prints each result and, with\n"
           "      --iterations, the median time per run. --profile writes a\n"
@@ -42,6 +42,13 @@ static void usage(FILE* f) {
           "      stride-1 convolutions use Winograd (faster, rounds\n"
           "      differently). --fast-compile trades run time for compile\n"
           "      time (FFT plans estimated, not measured).\n"
+          "      --replicas/--partitions set the process grid (default: the\n"
+          "      module's mhlo.num_replicas/mhlo.num_partitions, else 1);\n"
+          "      with several processes every one runs and prints its\n"
+          "      results (\"replica 1 result 0: ...\"; --output-dir writes\n"
+          "      replica1_out0.npy, replica1_partition0_out0.npy with\n"
+          "      partitions), and --input takes one file per parameter (all\n"
+          "      processes) or one per parameter of each process.\n"
           "  hlx print FILE\n"
           "      Parses FILE and prints it back (generic op form).\n");
 }

@@ -30,7 +30,21 @@ typedef struct run_options_t {
   const char* reusable; /* --reusable-params LIST: kept weights ("1-") */
   bool winograd;        /* --winograd: conv_winograd compile option */
   bool fast_compile;    /* --fast-compile: fast_compile compile option */
+  int replicas;         /* --replicas N (0: the module's, else 1) */
+  int partitions;       /* --partitions N (0: the module's, else 1) */
 } run_options_t;
+
+/* A --replicas / --partitions value: [1, 65536]. */
+static bool parse_count(const char* flag, const char* v, int* out) {
+  char* end;
+  long n = strtol(v, &end, 10);
+  if (end == v || *end || n < 1 || n > 65536) {
+    fprintf(stderr, "hlx run: %s must be in [1, 65536]\n", flag);
+    return false;
+  }
+  *out = (int)n;
+  return true;
+}
 
 static int parse_args(int argc, char** argv, run_options_t* o) {
   memset(o, 0, sizeof(*o));
@@ -76,6 +90,13 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
     } else if (strcmp(a, "--cpus") == 0 && next) {
       o->cpus = next; /* checked by hlx_client_create */
       i++;
+    } else if ((strcmp(a, "--replicas") == 0 ||
+                strcmp(a, "--partitions") == 0) &&
+               next) {
+      if (!parse_count(a, next,
+                       a[2] == 'r' ? &o->replicas : &o->partitions))
+        return -1;
+      i++;
     } else if (strcmp(a, "--winograd") == 0) {
       o->winograd = true;
     } else if (strcmp(a, "--fast-compile") == 0) {
@@ -115,67 +136,115 @@ static size_t desc_elements(const hlx_tensor_desc_t* d) {
   return n;
 }
 
-/* Creates the parameters: from .npy files, or random. */
+/* Creates the parameters of nproc processes (process-major, np each):
+ * from .npy files, one per parameter (every process gets the same) or one
+ * per parameter of every process, or random (process 0's as in a run of
+ * one process, the others' from other seeds). */
 static hlx_status_t make_params(const hlx_executable_t* e,
                                 const run_options_t* o, hlx_buffer_t** params,
-                                int32_t np) {
-  if (o->num_inputs && o->num_inputs != np)
+                                int32_t np, int32_t nproc) {
+  if (o->num_inputs && o->num_inputs != np && nproc == 1)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "the program takes %d inputs, %d given", np,
                            o->num_inputs);
-  for (int32_t i = 0; i < np; i++) {
+  if (o->num_inputs && o->num_inputs != np && o->num_inputs != np * nproc)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
+                           "the program takes %d inputs on each of its %d "
+                           "processes: give %d (the same for every process) "
+                           "or %d (process-major), not %d",
+                           np, nproc, np, np * nproc, o->num_inputs);
+  for (int32_t k = 0; k < np * nproc; k++) {
+    int32_t i = k % np;
     hlx_tensor_desc_t d;
     HLX_RETURN_IF_ERROR(hlx_executable_param_desc(e, i, &d));
     if (o->num_inputs) {
+      const char* path = o->inputs[o->num_inputs == np ? i : k];
       hlx_npy_array_t a;
       HLX_RETURN_IF_ERROR(
-          hlx_npy_read(o->inputs[i], (hlx_dtype_t)d.element_type, &a));
+          hlx_npy_read(path, (hlx_dtype_t)d.element_type, &a));
       bool same = a.rank == d.rank;
-      for (int32_t k = 0; same && k < d.rank; k++) same = a.dims[k] == d.dims[k];
+      for (int32_t x = 0; same && x < d.rank; x++) same = a.dims[x] == d.dims[x];
       hlx_status_t s =
-          same ? hlx_buffer_create(&d, a.data, &params[i])
+          same ? hlx_buffer_create(&d, a.data, &params[k])
                : hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                                  "%s: shape does not match parameter %d",
-                                 o->inputs[i], i);
+                                 path, i);
       hlx_npy_free(&a);
       HLX_RETURN_IF_ERROR(s);
     } else {
-      HLX_RETURN_IF_ERROR(hlx_buffer_create(&d, NULL, &params[i]));
+      HLX_RETURN_IF_ERROR(hlx_buffer_create(&d, NULL, &params[k]));
       hlx_random_fill((hlx_dtype_t)d.element_type,
-                      (void*)hlx_buffer_data(params[i]), desc_elements(&d),
-                      0x5eed0000u + (uint64_t)i);
+                      (void*)hlx_buffer_data(params[k]), desc_elements(&d),
+                      0x5eed0000u + (uint64_t)k);
     }
   }
   return NULL;
 }
 
+/* How the results of process q are named: "" for a run of one process,
+ * else "replica 1" / "replica1_" (with partitions: "replica 1 partition
+ * 0" / "replica1_partition0_"). */
+static void process_names(const hlx_executable_t* e, int32_t q, char* label,
+                          size_t label_len, char* file, size_t file_len) {
+  int32_t P = hlx_executable_num_partitions(e);
+  label[0] = file[0] = '\0';
+  if (hlx_executable_num_processes(e) == 1) return;
+  if (P > 1) {
+    snprintf(label, label_len, "replica %d partition %d ", q / P, q % P);
+    snprintf(file, file_len, "replica%d_partition%d_", q / P, q % P);
+  } else {
+    snprintf(label, label_len, "replica %d ", q);
+    snprintf(file, file_len, "replica%d_", q);
+  }
+}
+
+/* Prints (and with --output-dir writes) the nr results of every process:
+ * results holds them process-major. */
 static hlx_status_t report_results(const run_options_t* o,
+                                   const hlx_executable_t* e,
                                    hlx_buffer_t** results, int32_t nr,
                                    double median_s, double min_s) {
-  if (o->json) printf("{\"file\": \"%s\", \"results\": [", o->file);
-  for (int32_t i = 0; i < nr; i++) {
-    const hlx_tensor_desc_t* d = hlx_buffer_desc(results[i]);
-    char* text = NULL;
-    hlx_status_t s =
-        o->json ? hlx_tensor_summary_json((hlx_dtype_t)d->element_type,
-                                          d->rank, d->dims,
-                                          hlx_buffer_data(results[i]), 8, &text)
-                : hlx_tensor_summary((hlx_dtype_t)d->element_type, d->rank,
-                                     d->dims, hlx_buffer_data(results[i]), 8,
-                                     &text);
-    HLX_RETURN_IF_ERROR(s);
-    if (o->json)
-      printf("%s%s", i ? ", " : "", text);
+  int32_t nproc = hlx_executable_num_processes(e);
+  int32_t P = hlx_executable_num_partitions(e);
+  if (o->json) {
+    printf("{\"file\": \"%s\", ", o->file);
+    if (nproc > 1)
+      printf("\"replicas\": %d, \"partitions\": %d, \"processes\": [",
+             hlx_executable_num_replicas(e), P);
     else
-      printf("result %d: %s\n", i, text);
-    free(text);
-    if (o->output_dir) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s/out%d.npy", o->output_dir, i);
-      HLX_RETURN_IF_ERROR(hlx_npy_write(path, (hlx_dtype_t)d->element_type,
-                                        d->rank, d->dims,
-                                        hlx_buffer_data(results[i])));
+      printf("\"results\": [");
+  }
+  for (int32_t q = 0; q < nproc; q++) {
+    char label[64], file[64];
+    process_names(e, q, label, sizeof label, file, sizeof file);
+    if (o->json && nproc > 1)
+      printf("%s{\"replica\": %d, \"partition\": %d, \"results\": [",
+             q ? ", " : "", q / P, q % P);
+    for (int32_t i = 0; i < nr; i++) {
+      const hlx_buffer_t* b = results[(size_t)q * nr + i];
+      const hlx_tensor_desc_t* d = hlx_buffer_desc(b);
+      char* text = NULL;
+      hlx_status_t s =
+          o->json ? hlx_tensor_summary_json((hlx_dtype_t)d->element_type,
+                                            d->rank, d->dims,
+                                            hlx_buffer_data(b), 8, &text)
+                  : hlx_tensor_summary((hlx_dtype_t)d->element_type, d->rank,
+                                       d->dims, hlx_buffer_data(b), 8, &text);
+      HLX_RETURN_IF_ERROR(s);
+      if (o->json)
+        printf("%s%s", i ? ", " : "", text);
+      else
+        printf("%sresult %d: %s\n", label, i, text);
+      free(text);
+      if (o->output_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%sout%d.npy", o->output_dir, file, i);
+        HLX_RETURN_IF_ERROR(hlx_npy_write(path, (hlx_dtype_t)d->element_type,
+                                          d->rank, d->dims,
+                                          hlx_buffer_data(b)));
+      }
     }
+    if (o->json && nproc > 1) printf("]}");
   }
   if (o->json) {
     printf("]");
@@ -329,11 +398,17 @@ static hlx_status_t run(const run_options_t* o) {
     co.fast_compile = o->fast_compile;
     co.reusable_params = reusable;
     co.num_reusable_params = num_reusable;
+    /* 0: the module's mhlo.num_replicas / mhlo.num_partitions, else 1. */
+    co.num_replicas = o->replicas;
+    co.num_partitions = o->partitions;
     s = hlx_executable_create(p, &co, &e);
   }
+  /* A replicated program runs every process; np and nr count the
+   * parameters and results of all of them (process-major). */
+  int32_t nproc = e ? hlx_executable_num_processes(e) : 1;
   if (!s) {
-    np = hlx_executable_num_params(e);
-    nr = hlx_executable_num_results(e);
+    np = hlx_executable_num_params(e) * nproc;
+    nr = hlx_executable_num_results(e) * nproc;
     params = calloc((size_t)np + 1, sizeof(*params));
     results = calloc((size_t)nr + 1, sizeof(*results));
     if (!params || !results) s = hlx_status_oom();
@@ -341,7 +416,7 @@ static hlx_status_t run(const run_options_t* o) {
   if (!s && o->fill_elided && !o->json)
     printf("note: elided constants (dense_resource) are filled with "
            "deterministic random values\n");
-  if (!s) s = make_params(e, o, params, np);
+  if (!s) s = make_params(e, o, params, np / nproc, nproc);
   int iters = o->iterations ? o->iterations : 1;
   if (!s) times = calloc((size_t)iters, sizeof(double));
   if (!s && !times) s = hlx_status_oom();
@@ -362,12 +437,16 @@ static hlx_status_t run(const run_options_t* o) {
       }
     if (prof) hlx_profile_begin_run(prof);
     double t0 = now_seconds();
-    s = hlx_executable_run_with_options(e, params, np, results, nr, &ro);
+    s = nproc > 1 ? hlx_executable_run_replicated_with_options(
+                        e, params, np, results, nr, &ro)
+                  : hlx_executable_run_with_options(e, params, np, results,
+                                                    nr, &ro);
     times[it] = now_seconds() - t0;
   }
   if (!s) {
     qsort(times, (size_t)iters, sizeof(double), cmp_double);
-    s = report_results(o, results, nr, times[iters / 2], times[0]);
+    s = report_results(o, e, results, nr / nproc, times[iters / 2],
+                       times[0]);
   }
   if (!s && o->profile) s = write_trace(prof, o->profile);
   if (!s && o->stats)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of the `hlx` tool: run (random inputs, .npy inputs,
-# --output-dir, --json, --iterations), check (PASS, FAIL, ERROR lines and
-# the summary), print (round trip) and usage errors.
+# --output-dir, --json, --iterations, replicated programs), check (PASS,
+# FAIL, ERROR lines and the summary), print (round trip) and usage errors.
 set -uo pipefail
 HLX="$1"
 EXAMPLE="$2"
@@ -193,6 +193,64 @@ out=$("$HLX" run "$tmp/poly.mlir" --input "$tmp/gen/out1.npy" \
       --input "$tmp/gen/out2.npy" 2>&1)
 expect "a dimension variable that disagrees is a clear error" "$out" \
   'dynamic_broadcast_in_dim.*operand dim 0 is 3'
+
+# A replicated JAX export runs on the module's mhlo.num_replicas (4):
+# every replica prints and writes its results; the all_reduce sums the
+# replicas' inputs, the permute ring moves them. --replicas overrides the
+# attribute, and a count the replica groups do not fit is a compile error
+# naming the op and the rule.
+cat > "$tmp/pmap.mlir" <<'MLIR'
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 4 : i32} {
+  func.func public @main(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+    %id = stablehlo.replica_id : tensor<ui32>
+    %i = stablehlo.convert %id : (tensor<ui32>) -> tensor<i32>
+    %b = stablehlo.broadcast_in_dim %i, dims = [] : (tensor<i32>) -> tensor<2xi32>
+    %v = stablehlo.add %x, %b : tensor<2xi32>
+    %s = "stablehlo.all_reduce"(%v) ({
+    ^bb0(%a: tensor<i32>, %c: tensor<i32>):
+      %t = stablehlo.add %a, %c : tensor<i32>
+      stablehlo.return %t : tensor<i32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<2xi32>) -> tensor<2xi32>
+    %p = "stablehlo.collective_permute"(%v) {source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>} : (tensor<2xi32>) -> tensor<2xi32>
+    return %s, %p : tensor<2xi32>, tensor<2xi32>
+  }
+}
+MLIR
+cat > "$tmp/ones.mlir" <<'MLIR'
+func.func @main() -> tensor<2xi32> {
+  %0 = stablehlo.constant dense<[1, 10]> : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+MLIR
+mkdir -p "$tmp/ones" "$tmp/rep"
+"$HLX" run "$tmp/ones.mlir" --output-dir "$tmp/ones" >/dev/null 2>&1
+out=$("$HLX" run "$tmp/pmap.mlir" --input "$tmp/ones/out0.npy" \
+      --output-dir "$tmp/rep" 2>&1)
+# Replica r adds r: the sum over 4 replicas is [4+6, 40+6].
+for r in 0 1 2 3; do
+  expect "replica $r's sum" "$out" "^replica $r result 0: i32\[2\] first=\[10, 46\]"
+done
+expect "replica 2 receives replica 1's values" "$out" \
+  '^replica 2 result 1: i32\[2\] first=\[2, 11\]'
+expect "replica 0 receives replica 3's values" "$out" \
+  '^replica 0 result 1: i32\[2\] first=\[4, 13\]'
+for f in replica0_out0 replica3_out0 replica3_out1; do
+  [ -f "$tmp/rep/$f.npy" ] || { echo "FAILED: no $f.npy"; fails=$((fails + 1)); }
+done
+[ ! -e "$tmp/rep/out0.npy" ] || { echo "FAILED: out0.npy for a replicated run"; fails=$((fails + 1)); }
+out=$("$HLX" run "$tmp/pmap.mlir" --input "$tmp/ones/out0.npy" --json 2>&1)
+expect "json lists every replica" "$out" \
+  '"replicas": 4, "partitions": 1, "processes": \[\{"replica": 0, "partition": 0, "results": \[\{"dtype":"i32"'
+expect "json has replica 3" "$out" '\{"replica": 3, "partition": 0, "results"'
+out=$("$HLX" run "$tmp/pmap.mlir" --replicas 2 2>&1); rc=$?
+expect "--replicas overrides the module" "$out" \
+  'stablehlo.all_reduce at 7:5: \(C3\) replica_groups id 2 is not below 2, the number of replicas'
+[ "$rc" -eq 1 ] || { echo "FAILED: a bad replica count exits $rc"; fails=$((fails + 1)); }
+out=$("$HLX" run "$tmp/pmap.mlir" --replicas 0 2>&1)
+expect "--replicas range" "$out" '--replicas must be in \[1, 65536\]'
+out=$("$HLX" run "$tmp/pmap.mlir" --input "$tmp/ones/out0.npy" \
+      --input "$tmp/ones/out0.npy" 2>&1)
+expect "inputs per process" "$out" 'give 1 \(the same for every process\) or 4'
 
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
