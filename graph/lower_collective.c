@@ -11,7 +11,12 @@
  * results from every member's operands in group order: reductions combine
  * in rank order, so every member gets bit-identical results. Without a
  * rendezvous (a plain single-process run) every group is the process
- * alone. Collective tasks are side-effecting (kept in program order). */
+ * alone. Collective tasks are side-effecting (kept in program order).
+ *
+ * Members check each other's operand types at the meeting (check_peers):
+ * which ops meet is only known at run time. The rules that depend on the
+ * number of processes are checked before any run, when the grid is known
+ * (graph/process_counts.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
