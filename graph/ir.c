@@ -75,7 +75,9 @@ bool hlx_type_equal(const hlx_type_t* a, const hlx_type_t* b) {
         if (!hlx_type_equal(a->elems[i], b->elems[i])) return false;
       return true;
     case HLX_TYPE_TENSOR:
-      if (a->dtype != b->dtype || a->rank != b->rank) return false;
+      if (a->dtype != b->dtype || a->rank != b->rank ||
+          a->is_index != b->is_index)
+        return false;
       for (int i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i]) return false;
       if ((a->bounds == NULL) != (b->bounds == NULL)) return false;

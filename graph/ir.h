@@ -66,6 +66,13 @@ struct hlx_type_t {
   int64_t* dims;      /* rank entries; HLX_DYNAMIC_DIM for `?` */
   int64_t* bounds;    /* NULL, or rank entries from #stablehlo.bounds<..>
                          (HLX_DYNAMIC_DIM = no bound) */
+  /* Element type `index` (MLIR's target-sized integer), which exporters
+   * write in attributes only: `operand_layouts = [dense<[0, 1]> :
+   * tensor<2xindex>]`, `result_layout`, `5 : index`. Kept as dtype S64
+   * (dense data is int64, as MLIR stores index on 64-bit hosts) with this
+   * flag, so readers treat it as i64 and printers write `index` back.
+   * Front ends (text, bytecode) accept it only in attribute types. */
+  bool is_index;
   /* TUPLE (also !stablehlo.future<T...>: the async_start result, whose
    * values are computed eagerly and held like a tuple's) */
   int32_t num_elems;

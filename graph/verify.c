@@ -100,6 +100,12 @@ static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "expects %d operands and %d results, has %d and %d",
                         nin, nout, op->num_operands, op->num_results);
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (op->results[i]->type && op->results[i]->type->is_index)
+      return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                          "result #%d has element type 'index', which only "
+                          "attributes may have",
+                          i);
   if (op->code == HLX_OP_DOT_GENERAL)
     HLX_RETURN_IF_ERROR(hlx_verify_dot_general(op));
   if (op->code == HLX_OP_CONVOLUTION || op->code == HLX_OP_DYNAMIC_CONV)

@@ -400,10 +400,10 @@ bool parse_attr_dict(parser_t* p, hlx_named_attr_t** list, int32_t* n,
 }
 
 /* Optional `: type` after a scalar literal; only element types. Returns
- * false on error; *dt INVALID when absent; *opaque set for unknown types. */
-static bool parse_scalar_attr_type(parser_t* p, hlx_dtype_t* dt, bool* opaque) {
+ * false on error; *dt INVALID when absent; `index` gives S64 and *index. */
+static bool parse_scalar_attr_type(parser_t* p, hlx_dtype_t* dt, bool* index) {
   *dt = HLX_DTYPE_INVALID;
-  *opaque = false;
+  *index = false;
   if (!peek_punct(p, ":")) return true;
   lex_state_t save = lx_save(&p->lx);
   lx_next(&p->lx);
@@ -416,8 +416,8 @@ static bool parse_scalar_attr_type(parser_t* p, hlx_dtype_t* dt, bool* opaque) {
     return true;
   }
   lx_next(&p->lx);
-  if (idx) *opaque = true;
-  else *dt = d;
+  *index = idx;
+  *dt = idx ? HLX_DTYPE_S64 : d;
   return true;
 }
 
@@ -466,7 +466,7 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
         }
         if (!expect_punct(p, ">", "'>'")) break;
         if (!expect_punct(p, ":", "':'")) break;
-        hlx_type_t* ty = parse_type(p);
+        hlx_type_t* ty = parse_attr_type(p);
         if (!ty) break;
         res = pa_alloc(p, sizeof(*res));
         if (!res) break;
@@ -524,7 +524,7 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
         break;
       }
       if (tok_is(t, "tensor") || tok_is(t, "tuple")) {
-        hlx_type_t* ty = parse_type(p);
+        hlx_type_t* ty = parse_attr_type(p);
         if (!ty) break;
         res = pa_alloc(p, sizeof(*res));
         if (res) {
@@ -621,13 +621,13 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
         nt = lx_next(&p->lx);
       }
       hlx_dtype_t dt;
-      bool opaque;
+      bool index;
       if (nt.kind != TK_INT && nt.kind != TK_FLOAT && nt.kind != TK_BARE) {
         perr_tok(p, nt, "number");
         break;
       }
-      if (!parse_scalar_attr_type(p, &dt, &opaque)) break;
-      if (opaque) {
+      if (!parse_scalar_attr_type(p, &dt, &index)) break;
+      if (index && nt.kind != TK_INT) { /* not an integer: keep verbatim */
         res = opaque_from(p, start);
         break;
       }
@@ -636,6 +636,7 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
       if (dt != HLX_DTYPE_INVALID) {
         res->type = make_scalar_type(p, dt);
         if (!res->type) return NULL;
+        res->type->is_index = index; /* `5 : index` */
       }
       bool is_float = nt.kind == TK_FLOAT || nt.kind == TK_BARE ||
                       (dt != HLX_DTYPE_INVALID && hlx_dtype_is_float(dt));
@@ -690,7 +691,7 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
       if (peek_punct(p, ":")) {
         /* "str" : type -- rare; keep verbatim */
         lx_next(&p->lx);
-        if (!parse_type(p)) break;
+        if (!parse_attr_type(p)) break;
         res = opaque_from(p, start);
         break;
       }
@@ -741,7 +742,7 @@ hlx_attr_t* parse_attr(parser_t* p, bool in_struct) {
       res = parse_hash_attr(p, in_struct);
       break;
     case TK_BANG: {
-      hlx_type_t* ty = parse_type(p);
+      hlx_type_t* ty = parse_attr_type(p);
       if (!ty) break;
       res = pa_alloc(p, sizeof(*res));
       if (res) {

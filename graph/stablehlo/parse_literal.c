@@ -391,7 +391,7 @@ hlx_attr_t* parse_dense_after_kw(parser_t* p, tok_t kw) {
   if (!expect_punct(p, ">", "'>'")) return NULL;
   if (!expect_punct(p, ":", "':' and a type after dense<...>")) return NULL;
   tok_t tt = lx_peek(&p->lx);
-  hlx_type_t* ty = parse_type(p);
+  hlx_type_t* ty = parse_attr_type(p);
   if (!ty) return NULL;
   if (ty->kind != HLX_TYPE_TENSOR) {
     perr_unsupported(p, tt, "dense attribute of non-tensor type");

@@ -60,6 +60,10 @@ static bool parse_elem_type(parser_t* p, hlx_dtype_t* dt, hlx_quant_t** q) {
     else return perr_unsupported(p, e, "complex element type");
     return expect_punct(p, ">", "'>'");
   }
+  if (tok_is(t, "index") && p->allow_index) {
+    *dt = HLX_DTYPE_S64; /* the caller marks the type is_index */
+    return true;
+  }
   hlx_dtype_t d = hlx_dtype_from_name(t.p, t.n);
   if (d == HLX_DTYPE_INVALID || hlx_dtype_is_complex(d))
     return perr_unsupported(p, t, "element type");
@@ -279,11 +283,21 @@ hlx_type_t* parse_type(parser_t* p) {
   }
   hlx_dtype_t dt = HLX_DTYPE_INVALID;
   hlx_quant_t* q;
+  bool is_index = peek_bare(p, "index");
   if (!parse_elem_type(p, &dt, &q)) return NULL;
   hlx_type_t* ty = make_tensor_type(p, dt, q, rank, dims);
   if (!ty) return NULL;
+  ty->is_index = is_index;
   if (accept_punct(p, ",") && !parse_bounds_encoding(p, ty)) return NULL;
   if (!expect_punct(p, ">", "'>'")) return NULL;
   return ty;
 }
 
+
+hlx_type_t* parse_attr_type(parser_t* p) {
+  bool was = p->allow_index;
+  p->allow_index = true;
+  hlx_type_t* t = parse_type(p);
+  p->allow_index = was;
+  return t;
+}

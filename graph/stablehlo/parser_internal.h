@@ -39,6 +39,7 @@
 #define pa_strndup hlx_shlo_pa_strndup
 #define pa_push hlx_shlo_pa_push
 #define parse_type hlx_shlo_parse_type
+#define parse_attr_type hlx_shlo_parse_attr_type
 #define make_scalar_type hlx_shlo_make_scalar_type
 #define make_tensor_type hlx_shlo_make_tensor_type
 #define parse_attr hlx_shlo_parse_attr
@@ -163,6 +164,9 @@ typedef struct parser_t {
   const char* filename;
   hlx_status_t err;
   int depth;
+  /* Set while parsing the type of an attribute (dense<..> : T, a type
+   * attribute): only there may the element type be `index`. */
+  bool allow_index;
   /* SSA symbol table: a stack of bindings with hash-bucket chains. */
   sym_t* syms;
   int32_t nsyms, capsyms;
@@ -199,6 +203,8 @@ bool pa_push(parser_t* p, void** arr, int32_t* n, int32_t* cap, size_t elem,
 
 /* Types / attributes (parse_attr.c). */
 hlx_type_t* parse_type(parser_t* p);
+/* parse_type for an attribute's type: `index` elements allowed. */
+hlx_type_t* parse_attr_type(parser_t* p);
 hlx_type_t* make_scalar_type(parser_t* p, hlx_dtype_t dt); /* rank 0 */
 hlx_type_t* make_tensor_type(parser_t* p, hlx_dtype_t dt, hlx_quant_t* q,
                              int32_t rank, const int64_t* dims);

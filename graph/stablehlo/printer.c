@@ -150,10 +150,15 @@ static void put_name(buf_t* b, const char* s) {
 /* ---- Types ------------------------------------------------------------------ */
 static void print_type(buf_t* b, const hlx_type_t* t);
 
+/* Element type name of a non-quantized type (`index` for is_index). */
+static const char* elem_name(const hlx_type_t* t) {
+  return t->is_index ? "index" : hlx_dtype_name(t->dtype);
+}
+
 static void print_elem(buf_t* b, const hlx_type_t* t) {
   const hlx_quant_t* q = t->quant;
   if (!q) {
-    puts_(b, hlx_dtype_name(t->dtype));
+    puts_(b, elem_name(t));
     return;
   }
   puts_(b, "!quant.uniform<");
@@ -406,7 +411,7 @@ static void print_attr(buf_t* b, const hlx_attr_t* a, bool in_struct) {
         putf(b, "%" PRIu64, (uint64_t)a->i);
       else
         putf(b, "%" PRId64, a->i);
-      if (a->type) putf(b, " : %s", hlx_dtype_name(a->type->dtype));
+      if (a->type) putf(b, " : %s", elem_name(a->type));
       break;
     case HLX_ATTR_FLOAT:
       print_float_value(b, a->f, a->type);

@@ -541,3 +541,85 @@ TEST(Equality, DetectsDifferences) {
 }
 
 }  // namespace
+
+// The attributes JAX and PyTorch/XLA write on their exports: `index`-typed
+// layouts, output/operand aliases, backend_config dictionaries, frontend
+// attributes, shardings, result info. Each parses, is kept on its op and
+// prints back (MustParse checks print -> parse -> print).
+TEST(Generic, JaxAndTorchExportAttributes) {
+  ModulePtr m;
+  MustParse(R"(
+module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x3xf32> {jax.arg_info = "x", mhlo.sharding = "{replicated}", mhlo.layout_mode = "default"} loc("x")) -> (tensor<3x3xf32> {jax.result_info = "[0]", mhlo.layout_mode = "default"}, tensor<i32> {jax.result_info = "[1]"}) {
+    %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%arg0) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "0"}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>], sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j], []) {i=3, j=3}, custom>} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+    %1 = stablehlo.custom_call @Sharding(%0#0) {api_version = 2 : i32, backend_config = "", has_side_effect = true, mhlo.sharding = "{replicated}", xla_shape = "f32[3,3]{1,0}"} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+    %2 = stablehlo.transpose %1, dims = [1, 0] {result_layout = dense<[0, 1]> : tensor<2xindex>, xla_shape = "f32[3,3]{0,1}"} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+    %3 = "stablehlo.custom_call"(%2) <{call_target_name = "foo", api_version = 4 : i32, backend_config = {k = 5 : index, s = "v"}}> {operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+    return %3, %0#1 : tensor<3x3xf32>, tensor<i32>
+  }
+}
+)",
+            &m);
+  ASSERT_NE(m.get(), nullptr);
+  const hlx_func_t* f = m.get()->funcs[0];
+  EXPECT_STREQ(hlx_named_attrs_get(f->arg_attrs[0], f->num_arg_attrs[0], "mhlo.sharding")->str,
+               "{replicated}");
+  EXPECT_STREQ(hlx_named_attrs_get(f->result_attrs[0], f->num_result_attrs[0], "jax.result_info")->str,
+               "[0]");
+  const hlx_op_t* cc = Op(m.get(), 0);
+  const hlx_attr_t* ol = hlx_op_attr(cc, "operand_layouts");
+  ASSERT_NE(ol, nullptr);
+  ASSERT_EQ(ol->kind, HLX_ATTR_ARRAY);
+  ASSERT_EQ(ol->count, 1);
+  const hlx_attr_t* l0 = ol->items[0];
+  ASSERT_EQ(l0->kind, HLX_ATTR_DENSE);
+  EXPECT_TRUE(l0->type->is_index);
+  EXPECT_EQ(l0->type->dtype, HLX_DTYPE_S64);
+  ASSERT_EQ(l0->dense_bytes, 16u);
+  EXPECT_EQ(static_cast<const int64_t*>(l0->dense)[0], 0);
+  EXPECT_EQ(static_cast<const int64_t*>(l0->dense)[1], 1);
+  const hlx_attr_t* rl = hlx_op_attr(cc, "result_layouts");
+  ASSERT_EQ(rl->count, 2);
+  EXPECT_EQ(rl->items[1]->dense_bytes, 0u);
+  EXPECT_EQ(rl->items[1]->type->rank, 1);
+  const hlx_attr_t* al = hlx_op_attr(cc, "output_operand_aliases");
+  ASSERT_EQ(al->kind, HLX_ATTR_ARRAY);
+  const hlx_attr_t* a0 = al->items[0];
+  EXPECT_EQ(a0->kind, HLX_ATTR_STRUCT);
+  EXPECT_STREQ(a0->str, "stablehlo.output_operand_alias");
+  EXPECT_EQ(hlx_attr_dict_get(a0, "operand_index")->i, 0);
+  EXPECT_EQ(hlx_attr_dict_get(a0, "output_tuple_indices")->count, 1);
+  EXPECT_EQ(hlx_attr_dict_get(a0, "operand_tuple_indices")->count, 0);
+  const hlx_attr_t* bc = hlx_op_attr(cc, "mhlo.backend_config");
+  ASSERT_EQ(bc->kind, HLX_ATTR_DICT);
+  EXPECT_EQ(hlx_attr_dict_get(bc, "uplo")->i, 76);
+  EXPECT_EQ(hlx_attr_dict_get(bc, "uplo")->type->dtype, HLX_DTYPE_U8);
+  EXPECT_STREQ(hlx_attr_dict_get(hlx_op_attr(cc, "mhlo.frontend_attributes"), "num_batch_dims")->str,
+               "0");
+  EXPECT_EQ(hlx_op_attr(cc, "sdy.sharding_rule")->kind, HLX_ATTR_OPAQUE);
+  const hlx_op_t* sh = Op(m.get(), 1);
+  EXPECT_STREQ(hlx_op_attr(sh, "call_target_name")->str, "Sharding");
+  EXPECT_EQ(hlx_op_attr(sh, "api_version")->i, 2);
+  EXPECT_TRUE(hlx_op_attr(sh, "has_side_effect")->b);
+  EXPECT_STREQ(hlx_op_attr(sh, "xla_shape")->str, "f32[3,3]{1,0}");
+  const hlx_op_t* tr = Op(m.get(), 2);
+  EXPECT_EQ(tr->code, HLX_OP_TRANSPOSE);
+  EXPECT_TRUE(hlx_op_attr(tr, "result_layout")->type->is_index);
+  const hlx_attr_t* k = hlx_attr_dict_get(hlx_op_attr(Op(m.get(), 3), "backend_config"), "k");
+  ASSERT_EQ(k->kind, HLX_ATTR_INT);
+  EXPECT_EQ(k->i, 5);
+  EXPECT_TRUE(k->type->is_index);
+  std::string printed = hlx_test::Print(m.get());
+  EXPECT_NE(printed.find(": tensor<2xindex>"), std::string::npos);
+  EXPECT_NE(printed.find("dense<> : tensor<0xindex>"), std::string::npos);
+  EXPECT_NE(printed.find("5 : index"), std::string::npos);
+  // `index` is an attribute type only: values and constants may not use it.
+  std::string e = ParseError("func.func @f(%a: tensor<2xindex>) {\n  func.return\n}\n");
+  EXPECT_NE(e.find("element type 'index'"), std::string::npos) << e;
+  // Types differing only in index-ness are different.
+  ModulePtr a, b;
+  MustParse("func.func @f() {\n  \"x.y\"() {l = dense<0> : tensor<1xindex>} : () -> ()\n  func.return\n}\n", &a);
+  MustParse("func.func @f() {\n  \"x.y\"() {l = dense<0> : tensor<1xi64>} : () -> ()\n  func.return\n}\n", &b);
+  char why[256];
+  EXPECT_FALSE(hlx_module_equal(a.get(), b.get(), why, sizeof why));
+}

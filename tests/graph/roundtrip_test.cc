@@ -76,6 +76,13 @@ TEST(RoundTrip, ConformanceAndModels) {
       "models: %d files, %d programs, %d parse failures, %d round-trip "
       "failures\n",
       cm.files, cm.programs, cm.parse_failures, cm.roundtrip_failures);
+  // JAX's exported CPU programs (custom_call layouts, backend configs).
+  Counts cj;
+  std::string jax = hlx_test::SharedDir() + "/jax_exports";
+  if (hlx_test::IsDir(jax)) RunDir(jax, &cj);
+  std::printf("jax_exports: %d files, %d parse failures, %d round-trip "
+              "failures\n",
+              cj.files, cj.parse_failures, cj.roundtrip_failures);
   EXPECT_GT(c.programs, 2000);
   EXPECT_GE(cm.files, 3);
   EXPECT_EQ(c.parse_failures + cm.parse_failures, 0);
