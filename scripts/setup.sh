@@ -13,6 +13,7 @@ PACKAGES=(
   libxsmm-dev          # libxsmm: small matmuls
   libblas-dev          # libxsmm's BLAS fallback symbols
   libfftw3-dev         # FFTW3: fft
+  liblapack-dev        # LAPACK: JAX's lapack_* custom-call targets
   libhwloc-dev         # hwloc: topology, thread pinning
   libgtest-dev         # GoogleTest
   libbenchmark-dev     # Google Benchmark
