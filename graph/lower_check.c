@@ -10,6 +10,7 @@
 
 #include "base/float_formats.h"
 #include "graph/lower_internal.h"
+#include "graph/lower_jax.h"
 
 typedef enum check_kind_t { CHECK_EQ, CHECK_CLOSE, CHECK_ALMOST_EQ } check_kind_t;
 
@@ -246,6 +247,9 @@ static hlx_status_t lower_custom_call(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     return lower_check_common(c, op, CHECK_CLOSE, false, t->str);
   if (strcmp(t->str, "check.expect_almost_eq") == 0)
     return lower_check_common(c, op, CHECK_ALMOST_EQ, false, t->str);
+  bool builtin; /* JAX's CPU targets (graph/lower_jax_custom_call.c) */
+  HLX_RETURN_IF_ERROR(hlx_lower_jax_custom_call(c, op, t->str, &builtin));
+  if (builtin) return NULL;
   return hlx_lower_host_call(c, op, t->str);
 }
 
