@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "graph/lower_jax.h"
+#include "kernels/sort.h"
 
 hlx_status_t hlx_jax_error(const hlx_op_t* op, const char* target,
                            hlx_status_code_t code, const char* fmt, ...) {
@@ -209,6 +210,60 @@ static hlx_status_t lower_shape_assertion(hlx_lower_ctx_t* c,
   return NULL;
 }
 
+/* ---- stablehlo.dynamic_top_k with static shapes ---------------------------- */
+
+typedef struct top_k_args_t {
+  hlx_dtype_t dtype;
+  int64_t rows, n, k;
+} top_k_args_t;
+
+static hlx_status_t run_top_k(const void* args, void* const* in,
+                              void* const* out, hlx_run_ctx_t* ctx) {
+  (void)ctx;
+  const top_k_args_t* a = args;
+  return hlx_ref_top_k(a->dtype, a->rows, a->n, a->k, in[0], out[0], out[1]);
+}
+
+/* Shape-polymorphic programs get chlo.top_k from graph/refine_shapes.c;
+ * this takes the op when its shapes were static already. */
+static hlx_status_t lower_dynamic_top_k(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                        const char* target) {
+  const hlx_type_t* x =
+      op->num_operands == 2 ? hlx_static_tensor(op->operands[0]) : NULL;
+  const hlx_type_t* v =
+      op->num_results == 2 ? hlx_static_tensor(op->results[0]) : NULL;
+  const hlx_type_t* ix = v ? hlx_static_tensor(op->results[1]) : NULL;
+  int64_t k;
+  if (!x || !v || !ix || x->rank < 1 || x->quant)
+    return hlx_jax_error(op, target, HLX_STATUS_INVALID_ARGUMENT,
+                         "takes a static tensor and k, and returns values "
+                         "and i32 indices");
+  HLX_RETURN_IF_ERROR(hlx_jax_const_ints(c, op, target, 1, "k", &k, 1, NULL));
+  bool ok = v->rank == x->rank && ix->rank == x->rank &&
+            v->dtype == x->dtype && ix->dtype == HLX_DTYPE_S32 && k >= 0 &&
+            k <= x->dims[x->rank - 1];
+  for (int32_t d = 0; ok && d < x->rank; d++) {
+    int64_t want = d == x->rank - 1 ? k : x->dims[d];
+    ok = v->dims[d] == want && ix->dims[d] == want;
+  }
+  if (!ok)
+    return hlx_jax_error(op, target, HLX_STATUS_INVALID_ARGUMENT,
+                         "results must be operand.shape[:-1] + [k = %lld] "
+                         "(values of the operand's type, i32 indices)",
+                         (long long)k);
+  top_k_args_t* a = hlx_lower_alloc(c, sizeof *a);
+  if (!a) return hlx_status_oom();
+  a->dtype = x->dtype;
+  a->n = x->dims[x->rank - 1];
+  a->k = k;
+  a->rows = a->n ? hlx_type_num_elements(x) / a->n : 0;
+  int32_t in, outs[2];
+  HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, 0, &in));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 0, &outs[0]));
+  HLX_RETURN_IF_ERROR(hlx_lower_out(c, op, 1, &outs[1]));
+  return hlx_lower_emit(c, op, run_top_k, a, 1, &in, 2, outs);
+}
+
 /* ---- The table ------------------------------------------------------------- */
 
 typedef hlx_status_t (*jax_lower_fn)(hlx_lower_ctx_t* c, const hlx_op_t* op,
@@ -223,6 +278,7 @@ static const struct {
     {"SPMDShardToFullShape", lower_identity},
     {"annotate_device_placement", lower_identity},
     {"shape_assertion", lower_shape_assertion},
+    {"stablehlo.dynamic_top_k", lower_dynamic_top_k},
     {"ducc_fft", hlx_lower_jax_ducc_fft},
     {"dynamic_ducc_fft", hlx_lower_jax_ducc_fft},
 };

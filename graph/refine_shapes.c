@@ -777,6 +777,39 @@ static hlx_status_t conv_dims(const hlx_op_t* op, const int64_t* pad,
   return NULL;
 }
 
+/* custom_call @stablehlo.dynamic_top_k(x, k) (JAX's shape-polymorphic
+ * top_k): values and indices of shape x.shape[:-1] + [k], made chlo.top_k
+ * with attribute k. */
+static hlx_status_t refine_dynamic_top_k(fn_ctx_t* f, hlx_op_t* op) {
+  const hlx_type_t* o = op->num_operands == 2 ? ot(op, 0) : NULL;
+  if (!o || o->kind != HLX_TYPE_TENSOR || o->rank < 1 ||
+      !hlx_type_is_static(o) || op->num_results != 2)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "stablehlo.dynamic_top_k takes a static operand of rank "
+                  ">= 1 and k, and returns values and indices");
+  known_t* k = kn(f, op->operands[1]);
+  HLX_RETURN_IF_ERROR(need_known(op, k, 1, 1, "k"));
+  int64_t dims[HLX_MAX_RANK];
+  int32_t last = o->rank - 1;
+  memcpy(dims, o->dims, sizeof(int64_t) * (size_t)o->rank);
+  if (k->v[0] < 0 || k->v[0] > dims[last])
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "stablehlo.dynamic_top_k: k = %lld must be in [0, %lld]",
+                  (long long)k->v[0], (long long)dims[last]);
+  dims[last] = k->v[0];
+  HLX_RETURN_IF_ERROR(set_result(f, op, 0, o->rank, dims));
+  HLX_RETURN_IF_ERROR(set_result(f, op, 1, o->rank, dims));
+  hlx_arena_t* ar = &f->c->m->arena;
+  hlx_attr_t* ka = hlx_arena_alloc(ar, sizeof *ka);
+  if (!ka) return hlx_status_oom();
+  memset(ka, 0, sizeof *ka);
+  ka->kind = HLX_ATTR_INT;
+  ka->i = k->v[0];
+  HLX_RETURN_IF_ERROR(put_attr(ar, op, "k", ka));
+  set_code(op, HLX_OP_CHLO_TOP_K, 1);
+  return NULL;
+}
+
 static hlx_status_t refine_block(fn_ctx_t* f, hlx_block_t* b);
 static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
                                 hlx_type_t* const* arg_types,
@@ -1249,8 +1282,16 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       HLX_RETURN_IF_ERROR(set_result(f, op, 0, r, dims));
       break;
     }
+    case HLX_OP_CUSTOM_CALL: {
+      const hlx_attr_t* tn = attr(op, "call_target_name");
+      if (tn && tn->kind == HLX_ATTR_STRING &&
+          !strcmp(tn->str, "stablehlo.dynamic_top_k"))
+        return refine_dynamic_top_k(f, op);
+      return op_err(op, HLX_STATUS_UNIMPLEMENTED,
+                    "no shape rule for a dynamically shaped result of this "
+                    "custom_call target yet");
+    }
     case HLX_OP_FFT:
-    case HLX_OP_CUSTOM_CALL:
     case HLX_OP_IOTA:
     case HLX_OP_DYNAMIC_SLICE:
       return op_err(op, HLX_STATUS_UNIMPLEMENTED,
