@@ -538,6 +538,8 @@ hlx_status_t hlx_lower_jax_lapack(hlx_lower_ctx_t* c, const hlx_op_t* op,
                      : dt == HLX_DTYPE_F64 ? HLX_DTYPE_C128 : dt,
                 .cplx = cplx, .ffi = ffi};
   HLX_RETURN_IF_ERROR(kRoutines[r].spec(&j));
+  const char* bad = hlx_lapack_invalid(&t->la);
+  if (bad) return hlx_jax_error(op, target, HLX_STATUS_INVALID_ARGUMENT, "%s", bad);
   int32_t *ins, *outs, nin, nout;
   HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, false, &ins, &nin));
   HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, true, &outs, &nout));

@@ -246,8 +246,9 @@ static bool letter_ok(char c, const char* allowed) {
   return c && strchr(allowed, c) != NULL;
 }
 
-/* The letters and sizes each routine needs; NULL when they are fine. */
-static const char* check_args(const hlx_lapack_args_t* a) {
+const char* hlx_lapack_invalid(const hlx_lapack_args_t* a) {
+  if (hlx_lapack_type_index(a->dtype) < 0)
+    return "element type must be f32, f64, complex<f32> or complex<f64>";
   if (a->batch < 0 || a->m < 0 || a->n < 0 || a->k < 0 || a->l < 0 ||
       a->m > INT32_MAX || a->n > INT32_MAX || a->k > INT32_MAX ||
       a->l > INT32_MAX)
@@ -333,12 +334,7 @@ static bool run_empty(const hlx_lapack_args_t* a, void* const* bufs) {
 hlx_status_t hlx_lapack_run(const hlx_lapack_args_t* a, void* const* bufs,
                             const hlx_parallel_t* par) {
   const char* name = hlx_lapack_routine_name(a->routine);
-  if (hlx_lapack_type_index(a->dtype) < 0)
-    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                           "lapack %s: element type %s is not f32, f64, "
-                           "complex<f32> or complex<f64>",
-                           name, hlx_dtype_name(a->dtype));
-  const char* bad = check_args(a);
+  const char* bad = hlx_lapack_invalid(a);
   if (bad)
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT, "lapack %s: %s", name,
                            bad);

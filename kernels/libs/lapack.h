@@ -70,6 +70,11 @@ typedef struct hlx_lapack_args_t {
 hlx_status_t hlx_lapack_run(const hlx_lapack_args_t* a, void* const* bufs,
                             const hlx_parallel_t* par) HLX_MUST_USE;
 
+/* What is wrong with a's type, letters or sizes (NULL: nothing), as
+ * hlx_lapack_run would report it; for checking when a program is
+ * compiled. */
+const char* hlx_lapack_invalid(const hlx_lapack_args_t* a);
+
 /* "getrf", ... for messages. */
 const char* hlx_lapack_routine_name(hlx_lapack_routine_t r);
 
