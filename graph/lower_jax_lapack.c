@@ -513,6 +513,13 @@ hlx_status_t hlx_lower_jax_lapack(hlx_lower_ctx_t* c, const hlx_op_t* op,
   int r = parse_target(target, &dt, &ffi);
   *handled = r >= 0;
   if (r < 0) return NULL;
+  /* Typed-FFI calls (api_version 4: a backend_config dictionary) take the
+   * FFI operands even under a legacy name. */
+  const hlx_attr_t* cfg = hlx_op_attr(op, "mhlo.backend_config");
+  if (!cfg) cfg = hlx_op_attr(op, "backend_config");
+  const hlx_attr_t* api = hlx_op_attr(op, "api_version");
+  ffi = ffi || (cfg && cfg->kind == HLX_ATTR_DICT) ||
+        (api && api->kind == HLX_ATTR_INT && api->i == 4);
   jl_task_t* t = hlx_lower_alloc(c, sizeof *t);
   if (!t) return hlx_status_oom();
   memset(t, 0, sizeof *t);

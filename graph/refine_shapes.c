@@ -810,6 +810,25 @@ static hlx_status_t refine_dynamic_top_k(fn_ctx_t* f, hlx_op_t* op) {
   return NULL;
 }
 
+/* custom_call @stablehlo.dynamic_rng_bit_generator(state, shape)
+ * {rng_algorithm}: the output takes the shape's values; made
+ * rng_bit_generator. */
+static hlx_status_t refine_dynamic_rng(fn_ctx_t* f, hlx_op_t* op) {
+  const hlx_type_t* st = op->num_operands == 2 ? ot(op, 0) : NULL;
+  const hlx_type_t* rt = op->num_results == 2 ? op->results[1]->type : NULL;
+  if (!st || !rt || st->kind != HLX_TYPE_TENSOR || !hlx_type_is_static(st) ||
+      rt->kind != HLX_TYPE_TENSOR)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "stablehlo.dynamic_rng_bit_generator takes a static state "
+                  "and an output shape, and returns a state and the output");
+  known_t* k = kn(f, op->operands[1]);
+  HLX_RETURN_IF_ERROR(need_known(op, k, 1, rt->rank, "output_shape"));
+  HLX_RETURN_IF_ERROR(set_result(f, op, 0, st->rank, st->dims));
+  HLX_RETURN_IF_ERROR(set_result(f, op, 1, rt->rank, k->v));
+  set_code(op, HLX_OP_RNG_BIT_GENERATOR, 1);
+  return NULL;
+}
+
 static hlx_status_t refine_block(fn_ctx_t* f, hlx_block_t* b);
 static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
                                 hlx_type_t* const* arg_types,
@@ -1287,6 +1306,9 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       if (tn && tn->kind == HLX_ATTR_STRING &&
           !strcmp(tn->str, "stablehlo.dynamic_top_k"))
         return refine_dynamic_top_k(f, op);
+      if (tn && tn->kind == HLX_ATTR_STRING &&
+          !strcmp(tn->str, "stablehlo.dynamic_rng_bit_generator"))
+        return refine_dynamic_rng(f, op);
       return op_err(op, HLX_STATUS_UNIMPLEMENTED,
                     "no shape rule for a dynamically shaped result of this "
                     "custom_call target yet");

@@ -80,6 +80,10 @@ std::string Program(const std::string& target, const std::string& cfg,
     types_out << (i ? ", " : "") << TypeStr(outs[i]);
     lout << (i ? ", " : "") << LayoutStr(outs[i]);
   }
+  /* legacy (non-FFI) calls are api_version 2, FFI ones carry a dictionary */
+  bool legacy = target.find("_ffi") == std::string::npos && cfg.empty();
+  std::string config =
+      legacy ? "api_version = 2 : i32" : "mhlo.backend_config = {" + cfg + "}";
   s << "func.func @main(";
   na = 0;
   for (const Val& v : ins) {
@@ -90,7 +94,7 @@ std::string Program(const std::string& target, const std::string& cfg,
   s << ") -> (" << types_out.str() << ") {\n" << body.str();
   s << "    %r" << (outs.size() > 1 ? ":" + std::to_string(outs.size()) : "")
     << " = stablehlo.custom_call @" << target << "(" << args.str()
-    << ") {mhlo.backend_config = {" << cfg << "}, operand_layouts = ["
+    << ") {" << config << ", operand_layouts = ["
     << lin.str() << "], result_layouts = [" << lout.str() << "]} : ("
     << types_in.str() << ") -> ";
   s << (outs.size() == 1 ? types_out.str() : "(" + types_out.str() + ")") << "\n";
@@ -711,6 +715,74 @@ TEST(JaxTargets, ErrorsNameTheTarget) {
               {M(HLX_DTYPE_F32, {}, 3, 3), V(HLX_DTYPE_S32, {}, {})});
   EXPECT_FALSE(jaxtest::Run(p, {a}, &o, &err));
   EXPECT_NE(err.find("uplo must be 'L' or 'U'"), std::string::npos) << err;
+}
+
+}  // namespace
+
+namespace {
+
+// ---- Shape-polymorphic custom calls (graph/refine_shapes.c) ------------------
+
+TEST(JaxTargets, DynamicTopKIsRefined) {
+  std::string p =
+      "func.func @main(%x: tensor<2x?xf32>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {\n"
+      "  %k = stablehlo.constant dense<2> : tensor<i32>\n"
+      "  %r:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%x, %k) {api_version = 2 : i32} : "
+      "(tensor<2x?xf32>, tensor<i32>) -> (tensor<2x?xf32>, tensor<2x?xi32>)\n"
+      "  return %r#0, %r#1 : tensor<2x?xf32>, tensor<2x?xi32>\n}\n";
+  Tensor x;
+  x.dtype = HLX_DTYPE_F32;
+  x.dims = {2, 5};
+  x.v = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3};
+  std::vector<Tensor> o = MustRun(p, {x});
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_EQ(o[0].dims, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(o[0].v, (std::vector<cd>{5, 4, 9, 6}));
+  EXPECT_EQ(o[1].i, (std::vector<int64_t>{4, 2, 0, 2}));
+}
+
+TEST(JaxTargets, DynamicRngBitGeneratorIsRefined) {
+  std::string dyn =
+      "func.func @main(%n: tensor<i64>, %s: tensor<2xui64>) -> (tensor<2xui64>, tensor<?xui32>) {\n"
+      "  %shape = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>\n"
+      "  %r:2 = stablehlo.custom_call @stablehlo.dynamic_rng_bit_generator(%s, %shape) "
+      "{rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>, tensor<1xi64>) "
+      "-> (tensor<2xui64>, tensor<?xui32>)\n"
+      "  return %r#0, %r#1 : tensor<2xui64>, tensor<?xui32>\n}\n";
+  std::string fixed =
+      "func.func @main(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<5xui32>) {\n"
+      "  %r:2 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) "
+      "-> (tensor<2xui64>, tensor<5xui32>)\n"
+      "  return %r#0, %r#1 : tensor<2xui64>, tensor<5xui32>\n}\n";
+  Tensor n, s;
+  n.dtype = HLX_DTYPE_S64;
+  n.i = {5};
+  s.dtype = HLX_DTYPE_U64;
+  s.dims = {2};
+  s.i = {42, 7};
+  std::vector<Tensor> a = MustRun(dyn, {n, s}), b = MustRun(fixed, {s});
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(a[1].dims, (std::vector<int64_t>{5}));
+  EXPECT_EQ(a[1].i, b[1].i);
+  EXPECT_EQ(a[0].i, b[0].i);
+}
+
+}  // namespace
+
+namespace {
+
+// Some exports call the legacy name with the typed-FFI operands
+// (api_version 4: `mhlo.backend_config = {}`): those are FFI calls.
+TEST(LapackTargets, LegacyNameWithFfiOperands) {
+  Tensor a = Random(HLX_DTYPE_F32, {3, 3}, 20);
+  std::vector<Tensor> o = MustRun(
+      Program("lapack_sgetrf", " ", {M(HLX_DTYPE_F32, {}, 3, 3)},
+              {M(HLX_DTYPE_F32, {}, 3, 3), V(HLX_DTYPE_S32, {}, {3}), V(HLX_DTYPE_S32, {}, {})}),
+      {a});
+  ASSERT_EQ(o.size(), 3u);
+  EXPECT_EQ(o[2].i[0], 0);
+  CheckLu(jaxtest::MatOf(a, 0), jaxtest::MatOf(o[0], 0), o[1].i, jaxtest::Tol(HLX_DTYPE_F32));
 }
 
 }  // namespace
