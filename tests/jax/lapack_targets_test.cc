@@ -786,3 +786,28 @@ TEST(LapackTargets, LegacyNameWithFfiOperands) {
 }
 
 }  // namespace
+
+namespace {
+
+// A batch large enough to be split over the executable's pool (several
+// chunks, each with its own workspace), two batch dims.
+TEST(LapackTargets, LargeBatchSplitOverThePool) {
+  std::vector<int64_t> batch = {4, 16};
+  int64_t n = 24;
+  Tensor a = Spd(HLX_DTYPE_F64, batch, n);
+  std::vector<Tensor> o = MustRun(
+      Program("lapack_dsyevd_ffi", "mode = 86 : ui8, uplo = 76 : ui8", {M(HLX_DTYPE_F64, batch, n, n)},
+              {M(HLX_DTYPE_F64, batch, n, n), V(HLX_DTYPE_F64, batch, {n}),
+               V(HLX_DTYPE_S32, batch, {})}),
+      {a});
+  ASSERT_EQ(o.size(), 3u);
+  for (int64_t b = 0; b < 64; b++) {
+    EXPECT_EQ(o[2].i[(size_t)b], 0);
+    Mat v = jaxtest::MatOf(o[0], b), vw = v;
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < n; j++) vw(i, j) *= o[1].v[(size_t)(b * n + j)].real();
+    EXPECT_LT(jaxtest::RelDiff(jaxtest::Mul(jaxtest::MatOf(a, b), v), vw), 1e-9) << b;
+  }
+}
+
+}  // namespace
