@@ -55,7 +55,7 @@ out=$(run run_mlir "$MLIR" 2>&1) || fail "run_mlir exit status $?: $out"
 [ "$(head -1 <<<"$out")" = "result 0: f32[8,10]" ] || fail "run_mlir: $out"
 
 # 2. The same program against the static archive and the system libraries.
-if cc "${SAN[@]}" -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -lblas \
+if cc "${SAN[@]}" -std=c11 -I"$PREFIX/include" "$SRC" "$ARCHIVE" -ldnnl -lxsmm -llapack -lblas \
      -lfftw3f_threads -lfftw3_threads -lfftw3f -lfftw3 -lhwloc -lgomp -lpthread -lm -lstdc++ \
      -o "$PREFIX/bin/example_static" 2>"$PREFIX/cc_static.log"; then
   out=$("$PREFIX/bin/example_static" 2>&1) || fail "static example exit status $?"
