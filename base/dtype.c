@@ -57,3 +57,15 @@ hlx_dtype_t hlx_dtype_complex_part(hlx_dtype_t t) {
   if (t == HLX_DTYPE_C128) return HLX_DTYPE_F64;
   return t;
 }
+
+void hlx_dtype_canonicalize_elem(hlx_dtype_t t, uint8_t* e) {
+  int bits = hlx_dtype_bits(t);
+  if (t == HLX_DTYPE_PRED) {
+    e[0] = e[0] ? 1 : 0;
+  } else if (hlx_dtype_size(t) == 1 && bits < 8) {
+    uint8_t mask = (uint8_t)((1u << bits) - 1);
+    uint8_t v = e[0] & mask;
+    if (hlx_dtype_is_signed_int(t) && (v & (1u << (bits - 1)))) v |= (uint8_t)~mask;
+    e[0] = v;
+  }
+}

@@ -71,6 +71,10 @@ bool hlx_dtype_is_small_float(hlx_dtype_t t);  /* the 4/6/8-bit floats */
 bool hlx_dtype_is_complex(hlx_dtype_t t);
 /* Component type of a complex type (C64 -> F32), else t itself. */
 hlx_dtype_t hlx_dtype_complex_part(hlx_dtype_t t);
+/* Canonical bytes of one element in place, as literals are stored: i1 as
+ * 0/1, sub-byte integers masked to their bits (sign-extended when signed);
+ * other types are left alone. */
+void hlx_dtype_canonicalize_elem(hlx_dtype_t t, uint8_t* e);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -351,18 +351,6 @@ static bool store_int(parser_t* p, const lit_t* l, hlx_dtype_t dt,
   return true;
 }
 
-static void normalize_elem(hlx_dtype_t dt, uint8_t* e) {
-  int bits = hlx_dtype_bits(dt);
-  if (dt == HLX_DTYPE_PRED) {
-    e[0] = e[0] ? 1 : 0;
-  } else if (hlx_dtype_size(dt) == 1 && bits < 8) {
-    uint8_t mask = (uint8_t)((1u << bits) - 1);
-    uint8_t v = e[0] & mask;
-    if (hlx_dtype_is_signed_int(dt) && (v & (1u << (bits - 1)))) v |= (uint8_t)~mask;
-    e[0] = v;
-  }
-}
-
 hlx_attr_t* parse_dense_after_kw(parser_t* p, tok_t kw) {
   if (!expect_punct(p, "<", "'<'")) return NULL;
   p->nlits = 0;
@@ -446,7 +434,7 @@ hlx_attr_t* parse_dense_after_kw(parser_t* p, tok_t kw) {
       }
       dst[i] = (uint8_t)(hi * 16 + lo);
     }
-    for (size_t i = 0; i < nb; i += esz) normalize_elem(dt, dst + i);
+    for (size_t i = 0; i < nb; i += esz) hlx_dtype_canonicalize_elem(dt, dst + i);
     if (nb != bytes)
       for (int64_t i = 1; i < n; i++) memcpy(dst + (size_t)i * esz, dst, esz);
     return a;
