@@ -45,8 +45,13 @@ typedef struct hlx_tensor_desc_t {
 /* ---- programs ------------------------------------------------------------ */
 typedef struct hlx_program_t hlx_program_t;
 
-/* Parses StableHLO text (one module, or functions at top level). filename
- * and first_line only label error messages ("file:line:col: ..."). */
+/* Parses a StableHLO program: text (one module, or functions at top level)
+ * or MLIR bytecode (a StableHLO portable artifact, magic "ML\xefR", as
+ * jax.export serializes it; text points at the bytes and len is their
+ * count). filename and first_line only label error messages
+ * ("file:line:col: ..."; bytecode errors name a byte offset). Other inputs
+ * (MHLO/VHLO/HLO text, a jax.export flatbuffer, ONNX, .npy, archives) fail
+ * with one line saying what they are and how to convert them. */
 hlx_status_t hlx_program_parse(const char* text, size_t len,
                                const char* filename, int first_line,
                                hlx_program_t** out_program);

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "api/internal.h"
+#include "graph/stablehlo/bytecode.h"
+#include "graph/stablehlo/input_format.h"
 #include "graph/stablehlo/parser.h"
 #include "graph/stablehlo/printer.h"
 
@@ -10,10 +12,18 @@ hlx_status_t hlx_program_parse(const char* text, size_t len,
                                const char* filename, int first_line,
                                hlx_program_t** out_program) {
   *out_program = NULL;
+  const char* hint;
+  hlx_input_kind_t kind = hlx_input_detect(text, len, &hint);
+  if (hint)
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT, "%s: %s",
+                           filename ? filename : "<text>", hint);
   hlx_program_t* p = calloc(1, sizeof(*p));
   if (!p) return hlx_status_oom();
-  hlx_status_t st = hlx_parse_module(text, len, filename ? filename : "<text>",
-                                     first_line, &p->module);
+  hlx_status_t st =
+      kind == HLX_INPUT_MLIR_BYTECODE
+          ? hlx_parse_bytecode(text, len, filename ? filename : "<bytecode>", &p->module)
+          : hlx_parse_module(text, len, filename ? filename : "<text>", first_line,
+                             &p->module);
   if (st) {
     free(p);
     return st;

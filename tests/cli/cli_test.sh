@@ -252,6 +252,29 @@ out=$("$HLX" run "$tmp/pmap.mlir" --input "$tmp/ones/out0.npy" \
       --input "$tmp/ones/out0.npy" 2>&1)
 expect "inputs per process" "$out" 'give 1 \(the same for every process\) or 4'
 
+# MLIR bytecode (a StableHLO portable artifact, as jax.export writes it):
+# `module @m { func @main(%a: tensor<2xf32>) { add %a, %a } }` in bytecode
+# version 6, made by tests/graph/bytecode_writer.h. print and run read it;
+# other formats given as a program get one line saying what they are.
+printf '%b' \
+  '\115\114\357\122\015\164\145\163\164\000\000\177\023\025\017\021\017\005\003\013\013\021\142\165\151\154\164\151\156\000\166\150\154\157\000\155\141\151\156\000\000\155\000\155\157\144\165\154\145\000\146\165\156\143\137\166\061\000\141\144'\
+  '\144\137\166\061\000\162\145\164\165\162\156\137\166\061\000\001\041\005\001\005\011\001\003\027\003\003\033\003\003\037\003\003\043\002\053\037\003\001\043\005\035\005\035\007\005\011\011\051\003\011\001\021\003\003\003\003\003\073\015\007'\
+  '\001\003\007\003\003\013\003\003\013\003\003\013\003\003\013\001\003\013\003\003\007\003\003\023\003\003\027\004\113\005\001\120\001\001\007\004\073\003\001\005\003\120\001\003\007\004\047\003\005\013\003\005\000\005\006\001\003\003\005\001'\
+  '\001\007\004\001\003\003\010\025\005\005\027\001\013\003\005\003\007\011'\
+  > "$tmp/add.mlirbc"
+out=$("$HLX" print "$tmp/add.mlirbc" 2>&1)
+expect "print reads bytecode" "$out" '"stablehlo.add"\(%0, %0\)'
+mkdir -p "$tmp/bc"
+"$HLX" run "$tmp/add.mlirbc" --output-dir "$tmp/bc" >/dev/null 2>&1
+out=$("$HLX" run "$tmp/add.mlirbc" --input "$tmp/bc/out0.npy" 2>&1)
+expect "run reads bytecode" "$out" '^result 0: f32\[2\] first='
+out=$("$HLX" run "$tmp/bc/out0.npy" 2>&1)
+expect "an .npy file as the program is explained" "$out" 'a NumPy .npy array, not a program'
+printf '%s\n' 'func.func @main(%a: tensor<f32>) -> tensor<f32> {' \
+  '  %0 = mhlo.add %a, %a : tensor<f32>' '  return %0 : tensor<f32>' '}' > "$tmp/m.mlir"
+out=$("$HLX" print "$tmp/m.mlir" 2>&1)
+expect "MHLO text is explained" "$out" 'MHLO text .*hlo-legalize-to-stablehlo'
+
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
 [ "$rc" -eq 2 ] || { echo "FAILED: usage error exit status $rc"; fails=$((fails + 1)); }
