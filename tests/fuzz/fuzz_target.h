@@ -12,20 +12,15 @@ extern "C" {
 #include "graph/ir.h"
 #include "graph/ir_equal.h"
 #include "graph/lower.h"
+#include "graph/stablehlo/bytecode.h"
 #include "graph/stablehlo/parser.h"
 #include "graph/stablehlo/printer.h"
 }
 
-// Returns "" when the input round-trips (or is rejected cleanly), else a
-// description of the inconsistency. Crashes are for the sanitizers to see.
-inline std::string hlx_fuzz_one_input(const uint8_t* data, size_t size) {
-  const char* text = reinterpret_cast<const char*>(data);
-  hlx_module_t* m = nullptr;
-  hlx_status_t s = hlx_parse_module(text, size, "fuzz", 1, &m);
-  if (s) {
-    hlx_status_free(s);
-    return "";
-  }
+// Lowers m, prints it and parses the print: "" when that gives m again,
+// else a description of the inconsistency. Destroys m.
+inline std::string hlx_fuzz_check_module(hlx_module_t* m) {
+  hlx_status_t s;
   std::string problem;
   hlx_lowered_module_t* lm = nullptr;
   hlx_lower_options_t lo = {};
@@ -55,6 +50,31 @@ inline std::string hlx_fuzz_one_input(const uint8_t* data, size_t size) {
   hlx_module_destroy(m);
   if (!problem.empty() && getenv("HLX_FUZZ_ABORT_ON_MISMATCH")) abort();
   return problem;
+}
+
+// Returns "" when the input round-trips (or is rejected cleanly), else a
+// description of the inconsistency. Crashes are for the sanitizers to see.
+inline std::string hlx_fuzz_one_input(const uint8_t* data, size_t size) {
+  const char* text = reinterpret_cast<const char*>(data);
+  hlx_module_t* m = nullptr;
+  hlx_status_t s = hlx_parse_module(text, size, "fuzz", 1, &m);
+  if (s) {
+    hlx_status_free(s);
+    return "";
+  }
+  return hlx_fuzz_check_module(m);
+}
+
+// The same for MLIR bytecode: a module read from bytecode must lower
+// without crashing and print to text that parses back to it.
+inline std::string hlx_fuzz_bytecode_one_input(const uint8_t* data, size_t size) {
+  hlx_module_t* m = nullptr;
+  hlx_status_t s = hlx_parse_bytecode(data, size, "fuzz.mlirbc", &m);
+  if (s) {
+    hlx_status_free(s);
+    return "";
+  }
+  return hlx_fuzz_check_module(m);
 }
 
 #endif  // HLX_TESTS_FUZZ_FUZZ_TARGET_H_
