@@ -221,7 +221,10 @@ static hlx_attr_t* convert(hlx_bc_t* bc, const hlx_bc_stream_t* s,
     case HLX_BC_ATTR_BOOL:
       if ((r = new_ir(bc, HLX_ATTR_BOOL))) r->b = a->b;
       return r;
-    case HLX_BC_ATTR_INT: return hlx_bc_ir_int(bc, a->i, a->type->t->dtype);
+    case HLX_BC_ATTR_INT: /* `5 : index` keeps its index type */
+      if ((r = hlx_bc_ir_int(bc, a->i, a->type->t->dtype)) && r->type)
+        r->type->is_index = a->type->index;
+      return r;
     case HLX_BC_ATTR_FLOAT:
       if (!(r = new_ir(bc, HLX_ATTR_FLOAT))) return NULL;
       r->f = a->f;

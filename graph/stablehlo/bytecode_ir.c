@@ -91,7 +91,19 @@ static bool is_value_type(const hlx_bc_type_t* t) {
          t->kind == HLX_BC_TYPE_TOKEN;
 }
 
+/* `index` elements appear in attribute types only (as in the text parser). */
+static bool has_index(const hlx_type_t* t) {
+  if (t->kind == HLX_TYPE_TENSOR) return t->is_index;
+  for (int32_t i = 0; t->kind == HLX_TYPE_TUPLE && i < t->num_elems; i++)
+    if (has_index(t->elems[i])) return true;
+  return false;
+}
+
 static hlx_value_t* new_value(ir_t* ir, hlx_bc_stream_t* s, const hlx_bc_type_t* t) {
+  if (is_value_type(t) && has_index(t->t)) {
+    hlx_bc_unsupported(ir->bc, s, "a value with element type 'index'");
+    return NULL;
+  }
   if (!is_value_type(t)) {
     hlx_bc_unsupported(ir->bc, s, "value of type %s",
                        t->name ? t->name : t->kind == HLX_BC_TYPE_FUNCTION ? "function"
@@ -422,9 +434,9 @@ static bool func_signature(hlx_bc_t* bc, const hlx_bc_stream_t* s, const hlx_bc_
   if (ft->nout && !(f->result_types = hlx_bc_irmem(bc, (size_t)ft->nout, sizeof(hlx_type_t*))))
     return false;
   for (int32_t i = 0; i < ft->nout; i++) {
-    if (!is_value_type(ft->out[i]))
-      return hlx_bc_unsupported(bc, s, "result %d of @%s is not a tensor, tuple or token",
-                                i, f->name);
+    if (!is_value_type(ft->out[i]) || has_index(ft->out[i]->t))
+      return hlx_bc_unsupported(bc, s, "result %d of @%s is not a tensor, tuple or "
+                                "token of a non-index element type", i, f->name);
     f->result_types[i] = ft->out[i]->t;
   }
   return true;

@@ -34,6 +34,7 @@ hlx_bc_type_t* hlx_bc_scalar_type(hlx_bc_t* bc, hlx_dtype_t dt, bool index,
   if (!t->t) return NULL;
   t->t->kind = HLX_TYPE_TENSOR;
   t->t->dtype = dt;
+  t->t->is_index = index;
   return t;
 }
 
@@ -79,6 +80,7 @@ hlx_bc_type_t* hlx_bc_tensor_type(hlx_bc_t* bc, hlx_bc_stream_t* s,
   t->index = elem->index;
   t->t->dtype = elem->t->dtype;
   t->t->quant = elem->t->quant;
+  t->t->is_index = elem->index;
   t->t->rank = (int32_t)rank;
   if (rank > 0) {
     t->t->dims = hlx_bc_irmem(bc, rank, sizeof(int64_t));

@@ -25,7 +25,8 @@ using hlx_bc_test::Op;
 using hlx_bc_test::Region;
 
 // VHLO type and attribute codes (stablehlo/dialect/VhloBytecode.cpp).
-enum { kBool = 0, kF32 = 4, kFunction = 8, kI32 = 13, kI64 = 14, kTensor = 20 };
+enum { kBool = 0, kF32 = 4, kFunction = 8, kIndex = 9, kI32 = 13, kI64 = 14,
+       kTensor = 20 };
 enum { kArray = 1, kBoolean = 2, kDirection = 3, kCmpType = 4, kApiVersion = 5,
        kDict = 6, kInteger = 9, kString = 14, kTensorAttr = 15, kTypeAttr = 17 };
 
@@ -261,7 +262,7 @@ std::string AttributesProgram(uint64_t version) {
        {"call_target_name", v.Str("foo")}, {"called_computations", v.Array({})},
        {"has_side_effect", v.Bool(false)},
        {"operand_layouts", v.Array({v.I64s({0})})}, {"output_operand_aliases", v.Array({})},
-       {"result_layouts", v.Array({})}},
+       {"result_layouts", v.Array({v.TensorAttr(v.Tensor({1}, kIndex), std::string(8, '\0'))})}},
       {{"mhlo.frontend_attributes", v.Dict({{"k", v.Str("v")}})}});
   Op ret = v.MakeOp("return_v1", {bc.results[0]}, {});
   Op f = v.Func("f", {f3}, {f23}, {a}, {c, b, s, bc, cmp, cc, ret}, true,
@@ -269,16 +270,18 @@ std::string AttributesProgram(uint64_t version) {
                  {"res_attrs", v.Array({v.Dict({{"jax.result_info", v.Str("r")}})})}});
   uint64_t i32 = v.w.Type(v.builtin, Bytes().VarInt(0).VarInt(32 << 2));
   uint64_t i1 = v.w.Type(v.builtin, Bytes().VarInt(0).VarInt(1 << 2));
+  uint64_t index = v.w.Type(v.builtin, Bytes().VarInt(1));
   return v.Module("m", {f},
                   {{"mhlo.num_partitions", v.w.Attr(v.builtin, Bytes().VarInt(8).VarInt(i32).SVarInt(1))},
-                   {"flag", v.w.Attr(v.builtin, Bytes().VarInt(8).VarInt(i1).Byte(1))}});
+                   {"flag", v.w.Attr(v.builtin, Bytes().VarInt(8).VarInt(i1).Byte(1))},
+                   {"n", v.w.Attr(v.builtin, Bytes().VarInt(8).VarInt(index).SVarInt(5))}});
 }
 
 TEST(Bytecode, AttributesMatchText) {
   for (uint64_t version : {1, 4, 6}) {
     SCOPED_TRACE("bytecode version " + std::to_string(version));
     ExpectSameAsText(AttributesProgram(version), R"(
-      module @m attributes {mhlo.num_partitions = 1 : i32, flag = true} {
+      module @m attributes {mhlo.num_partitions = 1 : i32, flag = true, n = 5 : index} {
         func.func private @f(%a: tensor<3xf32> {jax.arg_info = "a"})
             -> (tensor<2x3xf32> {jax.result_info = "r"}) {
           %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
@@ -288,10 +291,27 @@ TEST(Bytecode, AttributesMatchText) {
           %1 = stablehlo.compare GT, %a, %c, FLOAT : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
           %2 = stablehlo.custom_call @foo(%a) {api_version = 2 : i32,
               operand_layouts = [dense<0> : tensor<1xi64>],
+              result_layouts = [dense<0> : tensor<1xindex>],
               mhlo.frontend_attributes = {k = "v"}} : (tensor<3xf32>) -> tensor<3xf32>
           return %0 : tensor<2x3xf32>
         }
       })");
+  }
+}
+
+// `index` is an attribute element type only, as in the text parser.
+TEST(Bytecode, IndexValuesAreUnsupported) {
+  for (bool as_result : {false, true}) {
+    Vhlo v(6);
+    uint64_t t = v.Tensor({2}, kIndex), f = v.Tensor({2}, kF32);
+    int a = v.w.Value();
+    Op ret = v.MakeOp("return_v1", {a}, {});
+    Result r;
+    ParseBc(v.Module("m", {as_result ? v.Func("main", {f}, {t}, {a}, {ret})
+                                     : v.Func("main", {t}, {t}, {a}, {ret})}),
+            &r);
+    EXPECT_EQ(r.code, HLX_STATUS_UNIMPLEMENTED) << r.err;
+    EXPECT_NE(r.err.find("index"), std::string::npos) << r.err;
   }
 }
 
