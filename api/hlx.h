@@ -45,13 +45,16 @@ typedef struct hlx_tensor_desc_t {
 /* ---- programs ------------------------------------------------------------ */
 typedef struct hlx_program_t hlx_program_t;
 
-/* Parses a StableHLO program: text (one module, or functions at top level)
- * or MLIR bytecode (a StableHLO portable artifact, magic "ML\xefR", as
- * jax.export serializes it; text points at the bytes and len is their
- * count). filename and first_line only label error messages
- * ("file:line:col: ..."; bytecode errors name a byte offset). Other inputs
- * (MHLO/VHLO/HLO text, a jax.export flatbuffer, ONNX, .npy, archives) fail
- * with one line saying what they are and how to convert them. */
+/* Parses a program: StableHLO text (one module, or functions at top
+ * level), MLIR bytecode (a StableHLO portable artifact, magic "ML\xefR",
+ * as jax.export serializes it; text points at the bytes and len is their
+ * count) or XLA HLO text (what XLA_FLAGS=--xla_dump_to writes: detected by
+ * an `HloModule` header, an `ENTRY` computation, or a leading `name {`
+ * computation; see graph/hlo/hlo_parser.h). filename and first_line only
+ * label error messages ("file:line:col: ..."; bytecode errors name a byte
+ * offset). Other inputs (MHLO/VHLO text, a jax.export flatbuffer, ONNX,
+ * .npy, archives) fail with one line saying what they are and how to
+ * convert them. */
 hlx_status_t hlx_program_parse(const char* text, size_t len,
                                const char* filename, int first_line,
                                hlx_program_t** out_program);
@@ -60,6 +63,12 @@ void hlx_program_destroy(hlx_program_t* p);
  * malloc'd; the caller frees it. */
 hlx_status_t hlx_program_print(const hlx_program_t* p, char** out_text,
                                size_t* out_len);
+/* Prints the program as XLA HLO text (the entry function as ENTRY, called
+ * functions and regions as computations); parsing it back gives the same
+ * program when it was parsed from HLO. Ops HLO cannot spell give
+ * UNIMPLEMENTED. Same ownership as hlx_program_print. */
+hlx_status_t hlx_program_print_hlo(const hlx_program_t* p, char** out_text,
+                                   size_t* out_len);
 int32_t hlx_program_num_functions(const hlx_program_t* p);
 const char* hlx_program_function_name(const hlx_program_t* p, int32_t i);
 int32_t hlx_program_function_num_args(const hlx_program_t* p, int32_t i);

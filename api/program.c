@@ -1,8 +1,11 @@
-/* hlx_program_t: a parsed StableHLO module. */
+/* hlx_program_t: a parsed StableHLO module (or XLA HLO text, detected by
+ * its content). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/internal.h"
+#include "graph/hlo/hlo_parser.h"
+#include "graph/hlo/hlo_printer.h"
 #include "graph/stablehlo/bytecode.h"
 #include "graph/stablehlo/input_format.h"
 #include "graph/stablehlo/parser.h"
@@ -12,18 +15,22 @@ hlx_status_t hlx_program_parse(const char* text, size_t len,
                                const char* filename, int first_line,
                                hlx_program_t** out_program) {
   *out_program = NULL;
-  const char* hint;
-  hlx_input_kind_t kind = hlx_input_detect(text, len, &hint);
+  const char* name = filename ? filename : "<text>";
+  /* XLA HLO text first: its own detector knows every header-less form. */
+  bool hlo = hlx_text_is_hlo(text, len);
+  const char* hint = NULL;
+  hlx_input_kind_t kind =
+      hlo ? HLX_INPUT_HLO_TEXT : hlx_input_detect(text, len, &hint);
   if (hint)
-    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT, "%s: %s",
-                           filename ? filename : "<text>", hint);
+    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT, "%s: %s", name, hint);
   hlx_program_t* p = calloc(1, sizeof(*p));
   if (!p) return hlx_status_oom();
   hlx_status_t st =
-      kind == HLX_INPUT_MLIR_BYTECODE
-          ? hlx_parse_bytecode(text, len, filename ? filename : "<bytecode>", &p->module)
-          : hlx_parse_module(text, len, filename ? filename : "<text>", first_line,
-                             &p->module);
+      hlo ? hlx_parse_hlo_module(text, len, name, first_line, &p->module)
+      : kind == HLX_INPUT_MLIR_BYTECODE
+          ? hlx_parse_bytecode(text, len, filename ? filename : "<bytecode>",
+                               &p->module)
+          : hlx_parse_module(text, len, name, first_line, &p->module);
   if (st) {
     free(p);
     return st;
@@ -41,6 +48,11 @@ void hlx_program_destroy(hlx_program_t* p) {
 hlx_status_t hlx_program_print(const hlx_program_t* p, char** out_text,
                                size_t* out_len) {
   return hlx_print_module(p->module, out_text, out_len);
+}
+
+hlx_status_t hlx_program_print_hlo(const hlx_program_t* p, char** out_text,
+                                   size_t* out_len) {
+  return hlx_print_hlo_module(p->module, out_text, out_len);
 }
 
 int32_t hlx_program_num_functions(const hlx_program_t* p) {

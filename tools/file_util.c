@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ static int push(list_t* l, const char* s) {
   return l->items[l->n++] ? 0 : -1;
 }
 
-static int walk(const char* dir, list_t* out, int depth) {
+static int walk(const char* dir, list_t* out, int depth, bool hlo) {
   if (depth > 32) return 0;
   DIR* d = opendir(dir);
   if (!d) return -1;
@@ -81,10 +82,12 @@ static int walk(const char* dir, list_t* out, int depth) {
     struct stat st;
     if (stat(p, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        rc = walk(p, out, depth + 1);
+        rc = walk(p, out, depth + 1, hlo);
       } else {
         size_t l = strlen(e->d_name);
-        if (l > 5 && strcmp(e->d_name + l - 5, ".mlir") == 0) rc = push(out, p);
+        if ((l > 5 && strcmp(e->d_name + l - 5, ".mlir") == 0) ||
+            (hlo && l > 4 && strcmp(e->d_name + l - 4, ".hlo") == 0))
+          rc = push(out, p);
       }
     }
     free(p);
@@ -97,11 +100,12 @@ static int cmp_str(const void* a, const void* b) {
   return strcmp(*(char* const*)a, *(char* const*)b);
 }
 
-hlx_status_t hlx_list_mlir_files(const char* dir, char*** paths, int* count) {
+static hlx_status_t list_files(const char* dir, bool hlo, char*** paths,
+                               int* count) {
   list_t l = {0};
   *paths = NULL;
   *count = 0;
-  if (walk(dir, &l, 0) != 0) {
+  if (walk(dir, &l, 0, hlo) != 0) {
     hlx_free_paths(l.items, l.n);
     return hlx_make_status(HLX_STATUS_NOT_FOUND, "cannot list %s: %s", dir,
                            strerror(errno));
@@ -110,6 +114,15 @@ hlx_status_t hlx_list_mlir_files(const char* dir, char*** paths, int* count) {
   *paths = l.items;
   *count = l.n;
   return NULL;
+}
+
+hlx_status_t hlx_list_mlir_files(const char* dir, char*** paths, int* count) {
+  return list_files(dir, false, paths, count);
+}
+
+hlx_status_t hlx_list_program_files(const char* dir, char*** paths,
+                                    int* count) {
+  return list_files(dir, true, paths, count);
 }
 
 void hlx_free_paths(char** paths, int count) {

@@ -16,6 +16,9 @@ hlx_status_t hlx_read_file(const char* path, char** text, size_t* len);
 /* Lists the *.mlir files under dir (recursively, sorted). *paths is a
  * malloc'd array of malloc'd strings; free with hlx_free_paths. */
 hlx_status_t hlx_list_mlir_files(const char* dir, char*** paths, int* count);
+/* The same for *.mlir and *.hlo (XLA HLO text) files. */
+hlx_status_t hlx_list_program_files(const char* dir, char*** paths,
+                                    int* count);
 void hlx_free_paths(char** paths, int count);
 
 #ifdef __cplusplus

@@ -1,8 +1,11 @@
 /* The `hlx` command-line tool:
- *   hlx check FILE_OR_DIR...   run StableHLO test programs, PASS/FAIL/ERROR
+ *   hlx check FILE_OR_DIR...   run StableHLO test programs (and check XLA HLO
+ *                              text), PASS/FAIL/ERROR
  *   hlx run FILE [options]     run @main on .npy or random inputs, time it
- *   hlx print FILE             parse and print (round trip)
+ *   hlx print FILE             parse and print (round trip; --format=hlo
+ *                              prints XLA HLO text)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +23,18 @@ static void usage(FILE* f) {
           "  hlx check FILE_OR_DIR...\n"
           "      Runs every program of StableHLO test files (each `// -----`\n"
           "      part); prints PASS, FAIL <why> or ERROR <why> per program\n"
-          "      and a final `N passed, N failed` line.\n"
+          "      and a final `N passed, N failed` line. XLA HLO text (.hlo\n"
+          "      files, found in directories too) passes when it parses,\n"
+          "      round-trips through HLO text and runs on random inputs\n"
+          "      like the reference build.\n"
           "  hlx run FILE [--input PATH.npy]... [--output-dir DIR]\n"
           "          [--iterations N] [--threads N] [--json] [--fill-elided]\n"
           "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
           "          [--cpus LIST] [--reusable-params LIST] [--winograd]\n"
           "          [--fast-compile] [--replicas N] [--partitions N]\n"
-          "      Runs @main (inputs from .npy files in argument order, or\n"
+          "      Runs @main of a StableHLO program (text or bytecode) or an\n"
+          "      XLA HLO text file (its ENTRY computation; inputs from .npy\n"
+          "      files in argument order, or\n"
           "      deterministic random inputs), prints each result and, with\n"
           "      --iterations, the median time per run. --profile writes a\n"
           "      Chrome/Perfetto trace of the last run (one event per task,\n"
@@ -49,8 +57,10 @@ static void usage(FILE* f) {
           "      replica1_out0.npy, replica1_partition0_out0.npy with\n"
           "      partitions), and --input takes one file per parameter (all\n"
           "      processes) or one per parameter of each process.\n"
-          "  hlx print FILE\n"
-          "      Parses FILE and prints it back (generic op form).\n");
+          "  hlx print FILE [--format=stablehlo|hlo]\n"
+          "      Parses FILE (StableHLO, or XLA HLO text, detected by its\n"
+          "      content) and prints it as StableHLO (generic op form, the\n"
+          "      default) or as HLO text.\n");
 }
 
 /* ---- check --------------------------------------------------------------- */
@@ -86,7 +96,7 @@ static int cmd_check(int argc, char** argv) {
     if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
       char** paths;
       int n;
-      hlx_status_t s = hlx_list_mlir_files(argv[i], &paths, &n);
+      hlx_status_t s = hlx_list_program_files(argv[i], &paths, &n);
       if (s) {
         printf("ERROR %s: %s\n", argv[i], hlx_status_get_message(s));
         hlx_status_release(s);
@@ -107,18 +117,33 @@ static int cmd_check(int argc, char** argv) {
 /* ---- print --------------------------------------------------------------- */
 
 static int cmd_print(int argc, char** argv) {
-  if (argc != 1) {
+  const char* file = NULL;
+  bool hlo = false;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--format=hlo") == 0) {
+      hlo = true;
+    } else if (strcmp(argv[i], "--format=stablehlo") == 0) {
+      hlo = false;
+    } else if (!file && argv[i][0] != '-') {
+      file = argv[i];
+    } else {
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (!file) {
     usage(stderr);
     return 2;
   }
   char* text;
   size_t len;
-  hlx_status_t s = hlx_read_file(argv[0], &text, &len);
+  hlx_status_t s = hlx_read_file(file, &text, &len);
   hlx_program_t* p = NULL;
-  if (!s) s = hlx_program_parse(text, len, argv[0], 1, &p);
+  if (!s) s = hlx_program_parse(text, len, file, 1, &p);
   char* out = NULL;
   size_t out_len = 0;
-  if (!s) s = hlx_program_print(p, &out, &out_len);
+  if (!s && hlo) s = hlx_program_print_hlo(p, &out, &out_len);
+  if (!s && !hlo) s = hlx_program_print(p, &out, &out_len);
   if (!s) fwrite(out, 1, out_len, stdout);
   free(out);
   free(text);

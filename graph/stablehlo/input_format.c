@@ -91,10 +91,6 @@ static const char* const kHints[] = {
         "VHLO text (versioned vhlo.*_vN operations), not StableHLO: give hlx the "
         "portable artifact's bytecode instead, or convert with "
         "`stablehlo-opt --vhlo-legalize-to-stablehlo FILE`",
-    [HLX_INPUT_HLO_TEXT] =
-        "XLA HLO text (HloModule), not StableHLO: convert it with XLA's "
-        "`hlo-translate --hlo-to-mlir FILE`, or export StableHLO from the framework "
-        "(JAX: jax.jit(f).lower(*args).as_text())",
     [HLX_INPUT_JAX_EXPORTED] =
         "a jax.export Exported.serialize() flatbuffer: hlx reads the StableHLO inside "
         "it; save jax.export.deserialize(blob).mlir_module_serialized (bytecode) or "
@@ -126,6 +122,6 @@ hlx_input_kind_t hlx_input_detect(const char* data, size_t len, const char** hin
   else if (binary(data, len)) k = embeds_bytecode(data, len) ? HLX_INPUT_JAX_EXPORTED
                                                              : HLX_INPUT_BINARY;
   else k = text_kind(data, len);
-  if (hint) *hint = k >= HLX_INPUT_MHLO_TEXT ? kHints[k] : NULL;
+  if (hint) *hint = k >= HLX_INPUT_MHLO_TEXT && k != HLX_INPUT_HLO_TEXT ? kHints[k] : NULL;
   return k;
 }

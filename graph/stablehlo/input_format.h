@@ -1,6 +1,6 @@
 /* What kind of file a program given to hlx is: StableHLO text or MLIR
  * bytecode (which hlx reads), or something else people pass by mistake:
- * MHLO or VHLO text, XLA HLO text, a jax.export flatbuffer, an ONNX model,
+ * MHLO or VHLO text, a jax.export flatbuffer, an ONNX model,
  * a NumPy array, an archive. For those the answer is one line saying what
  * the input is and how to get StableHLO out of it. */
 #ifndef HLX_GRAPH_STABLEHLO_INPUT_FORMAT_H_
@@ -26,7 +26,7 @@ typedef enum hlx_input_kind_t {
 } hlx_input_kind_t;
 
 /* Classifies data (cheaply: magic bytes, then a scan for op names). For
- * every kind but the first two, *hint (when hint is not NULL) is a static
+ * every kind but the first two and HLO text (read by graph/hlo), *hint (when hint is not NULL) is a static
  * one-line description and conversion advice, e.g. "MHLO text (mhlo.*
  * operations), not StableHLO: convert it with `mlir-hlo-opt
  * --hlo-legalize-to-stablehlo`"; otherwise *hint is NULL. */
