@@ -70,8 +70,12 @@ static hlx_status_t lower_constant(hlx_lower_ctx_t* c, const hlx_op_t* op) {
     void* data = hlx_lower_alloc(c, bytes);
     if (!data) return hlx_status_oom();
     const hlx_type_t* t = op->results[0]->type;
+    /* Seeded by the constant's value id and line, not its buffer slot:
+     * every build of a program (any ISA cap, fused or not) fills it with
+     * the same data, so builds can be compared. */
     fill_pseudo_random(t, data, bytes / hlx_dtype_size(t->dtype),
-                       (uint64_t)slot * 7919u + (uint64_t)op->line);
+                       (uint64_t)op->results[0]->id * 7919u +
+                           (uint64_t)op->line);
     c->plan->slot_data[slot] = data;
     return NULL;
   }
