@@ -7,8 +7,10 @@
 
 #include "api/hlx.h"
 #include "base/status.h"
+#include "graph/hlo/hlo_parser.h"
 #include "graph/stablehlo/parser.h"
 #include "tools/check_dynamic.h"
+#include "tools/check_hlo.h"
 #include "tools/file_util.h"
 #include "tools/filecheck.h"
 #include "tools/tensor_text.h"
@@ -417,6 +419,18 @@ int hlx_check_text(const char* text, size_t len, const char* display_path,
       snprintf(name, name_len, "%s", display_path);
     else
       snprintf(name, name_len, "%s#%d", display_path, k + 1);
+    if (hlx_text_is_hlo(chunks[k].text, chunks[k].len)) {
+      /* XLA HLO text: parse, round trip, run against the reference build
+       * (tools/check_hlo.h); its CHECK lines are for XLA's tools. */
+      char* why = NULL;
+      hlx_check_outcome_t o =
+          hlx_check_hlo(chunks[k].text, chunks[k].len, display_path,
+                        chunks[k].first_line, true, &why);
+      report(cb, user, name, o, why);
+      free(why);
+      failed += o != HLX_CHECK_PASS;
+      continue;
+    }
     hlx_program_t* p = NULL;
     hlx_status_t st = hlx_program_parse(chunks[k].text, chunks[k].len,
                                         display_path, chunks[k].first_line, &p);
