@@ -4,6 +4,7 @@
  * Operand names are resolved to earlier instructions of the same
  * computation; attribute values are kept as source spans (hlo_attr_parse.c
  * reads them when an op needs them). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ typedef struct ast_p_t {
   /* Name table of the computation being parsed (open addressing). */
   int32_t* slots;
   uint32_t nslots;
+  int32_t anon; /* counter of names made up for nested instructions */
 } ast_p_t;
 
 static uint32_t hash(const char* s, size_t n) {
@@ -182,34 +184,69 @@ static bool starts_shape(hlo_tok_t t) {
            hlo_dtype_from_name(t.p, t.n) != HLX_DTYPE_INVALID));
 }
 
-static bool parse_operands(ast_p_t* p, hlo_comp_t* c, hlo_instr_t* in) {
-  int32_t cap = 0, cap2 = 0;
+static bool parse_rhs(ast_p_t* p, hlo_comp_t* c, int32_t* cap, hlo_instr_t* in,
+                      bool attrs, int depth);
+static bool add_instr(ast_p_t* p, hlo_comp_t* c, int32_t* cap, hlo_instr_t* in);
+
+/* An operand written as an instruction, `add(f32[] add(x, y), z)`: added
+ * before its user under a made-up name (no attributes allowed, as in
+ * XLA). */
+static bool nested_operand(ast_p_t* p, hlo_comp_t* c, int32_t* cap, int depth,
+                           int32_t* index) {
+  hlo_instr_t in;
+  memset(&in, 0, sizeof in);
+  hlo_tok_t at = hlo_lx_peek(&p->lx);
+  if (depth >= MAX_DEPTH)
+    return hlo_error_unsupported(p->e, at, "nesting deeper than %d", MAX_DEPTH);
+  if (!parse_rhs(p, c, cap, &in, false, depth + 1)) return false;
+  char* name = hlx_arena_alloc(p->a, in.opcode.n + 24);
+  if (!name) return hlo_error_oom(p->e);
+  uint32_t slot;
+  do {
+    snprintf(name, in.opcode.n + 24, "%.*s.anon%d", (int)in.opcode.n,
+             in.opcode.p, ++p->anon);
+    in.name = at;
+    in.name.kind = HT_NAME;
+    in.name.p = name;
+    in.name.n = strlen(name);
+  } while (table_find(p, c, in.name, &slot) >= 0);
+  *index = c->num_instrs;
+  return add_instr(p, c, cap, &in);
+}
+
+static bool parse_operands(ast_p_t* p, hlo_comp_t* c, int32_t* cap,
+                           hlo_instr_t* in, int depth) {
+  int32_t cap1 = 0, cap2 = 0;
   if (hlo_tok_punct(hlo_lx_peek(&p->lx), ")")) {
     hlo_lx_next(&p->lx);
     return true;
   }
   for (;;) {
+    hlo_lexer_t save = p->lx;
     hlo_tok_t t = hlo_lx_peek(&p->lx);
-    if (starts_shape(t) && !hlo_tok_punct(t, "(")) {
-      hlo_lexer_t save = p->lx;
+    bool shaped = hlo_tok_punct(t, "(");
+    if (starts_shape(t) && !shaped) {
       hlo_lx_next(&p->lx);
-      bool shaped = hlo_tok_punct(hlo_lx_peek(&p->lx), "[");
+      shaped = hlo_tok_punct(hlo_lx_peek(&p->lx), "[");
       p->lx = save;
-      if (shaped && !hlo_parse_shape(&p->lx, p->a, p->e)) return false;
-    } else if (hlo_tok_punct(t, "(") && !hlo_parse_shape(&p->lx, p->a, p->e)) {
-      return false;
     }
+    if (shaped && !hlo_parse_shape(&p->lx, p->a, p->e)) return false;
     t = hlo_lx_next(&p->lx);
     if (t.kind != HT_NAME) return hlo_error_tok(p->e, t, "operand name");
-    if (hlo_tok_punct(hlo_lx_peek(&p->lx), "("))
-      return hlo_error_unsupported(p->e, t, "nested instructions as operands");
+    int32_t k;
     uint32_t slot;
-    int32_t k = table_find(p, c, t, &slot);
-    if (k < 0)
+    if (hlo_tok_punct(hlo_lx_peek(&p->lx), "(")) {
+      if (!shaped)
+        return hlo_error_unsupported(p->e, t,
+                                     "a nested instruction without a shape");
+      p->lx = save;
+      if (!nested_operand(p, c, cap, depth, &k)) return false;
+    } else if ((k = table_find(p, c, t, &slot)) < 0) {
       return hlo_error_at(p->e, t.line, t.col,
                           "use of undefined instruction '%.*s'",
                           (int)(t.n > 60 ? 60 : t.n), t.p);
-    if (!hlo_push(p->a, (void**)&in->operands, &in->num_operands, &cap,
+    }
+    if (!hlo_push(p->a, (void**)&in->operands, &in->num_operands, &cap1,
                   sizeof k, &k))
       return hlo_error_oom(p->e);
     int32_t n2 = in->num_operands - 1;
@@ -238,6 +275,49 @@ static bool parse_paren_span(ast_p_t* p, hlo_instr_t* in) {
   return true;
 }
 
+/* `shape opcode(operands), attrs` */
+static bool parse_rhs(ast_p_t* p, hlo_comp_t* c, int32_t* cap, hlo_instr_t* in,
+                      bool attrs, int depth) {
+  hlo_tok_t st = hlo_lx_peek(&p->lx);
+  if (!starts_shape(st))
+    return st.kind == HT_NAME
+               ? hlo_error_unsupported(p->e, st,
+                                       "instruction without a result shape")
+               : hlo_error_tok(p->e, st, "shape");
+  in->shape = hlo_parse_shape(&p->lx, p->a, p->e);
+  if (!in->shape) return false;
+  in->opcode = hlo_lx_next(&p->lx);
+  if (in->opcode.kind != HT_NAME)
+    return hlo_error_tok(p->e, in->opcode, "opcode");
+  if (!expect(p, "(", "'(' after the opcode")) return false;
+  if (hlo_tok_is(in->opcode, "constant") ||
+      hlo_tok_is(in->opcode, "parameter")) {
+    if (!parse_paren_span(p, in)) return false;
+  } else if (!parse_operands(p, c, cap, in, depth)) {
+    return false;
+  }
+  return !attrs || parse_attrs(p, &in->attrs, &in->num_attrs);
+}
+
+static bool add_instr(ast_p_t* p, hlo_comp_t* c, int32_t* cap,
+                      hlo_instr_t* in) {
+  if (!table_grow(p, c, c->num_instrs + 1)) return false;
+  uint32_t slot;
+  if (table_find(p, c, in->name, &slot) >= 0)
+    return hlo_error_at(p->e, in->name.line, in->name.col,
+                        "redefinition of instruction '%.*s'",
+                        (int)(in->name.n > 60 ? 60 : in->name.n), in->name.p);
+  if (in->is_root && c->root >= 0)
+    return hlo_error_at(p->e, in->name.line, in->name.col,
+                        "a second ROOT instruction in computation '%.*s'",
+                        (int)c->name.n, c->name.p);
+  if (in->is_root) c->root = c->num_instrs;
+  p->slots[slot] = c->num_instrs;
+  if (!hlo_push(p->a, (void**)&c->instrs, &c->num_instrs, cap, sizeof *in, in))
+    return hlo_error_oom(p->e);
+  return true;
+}
+
 static bool parse_instr(ast_p_t* p, hlo_comp_t* c, int32_t* cap) {
   hlo_instr_t in;
   memset(&in, 0, sizeof in);
@@ -250,39 +330,7 @@ static bool parse_instr(ast_p_t* p, hlo_comp_t* c, int32_t* cap) {
     return hlo_error_tok(p->e, t, "instruction name or '}'");
   in.name = t;
   if (!expect(p, "=", "'=' after the instruction name")) return false;
-  hlo_tok_t st = hlo_lx_peek(&p->lx);
-  if (!starts_shape(st))
-    return st.kind == HT_NAME
-               ? hlo_error_unsupported(p->e, st,
-                                       "instruction without a result shape")
-               : hlo_error_tok(p->e, st, "shape");
-  in.shape = hlo_parse_shape(&p->lx, p->a, p->e);
-  if (!in.shape) return false;
-  in.opcode = hlo_lx_next(&p->lx);
-  if (in.opcode.kind != HT_NAME)
-    return hlo_error_tok(p->e, in.opcode, "opcode");
-  if (!expect(p, "(", "'(' after the opcode")) return false;
-  if (hlo_tok_is(in.opcode, "constant") || hlo_tok_is(in.opcode, "parameter")) {
-    if (!parse_paren_span(p, &in)) return false;
-  } else if (!parse_operands(p, c, &in)) {
-    return false;
-  }
-  if (!parse_attrs(p, &in.attrs, &in.num_attrs)) return false;
-  if (!table_grow(p, c, c->num_instrs + 1)) return false;
-  uint32_t slot;
-  if (table_find(p, c, in.name, &slot) >= 0)
-    return hlo_error_at(p->e, in.name.line, in.name.col,
-                        "redefinition of instruction '%.*s'",
-                        (int)(in.name.n > 60 ? 60 : in.name.n), in.name.p);
-  if (in.is_root && c->root >= 0)
-    return hlo_error_at(p->e, in.name.line, in.name.col,
-                        "a second ROOT instruction in computation '%.*s'",
-                        (int)c->name.n, c->name.p);
-  if (in.is_root) c->root = c->num_instrs;
-  p->slots[slot] = c->num_instrs;
-  if (!hlo_push(p->a, (void**)&c->instrs, &c->num_instrs, cap, sizeof in, &in))
-    return hlo_error_oom(p->e);
-  return true;
+  return parse_rhs(p, c, cap, &in, true, 0) && add_instr(p, c, cap, &in);
 }
 
 /* ---- computations

@@ -45,6 +45,8 @@ static bool skip_space(hlo_lexer_t* lx, bool* any) {
     }
     if (p + 1 < lx->end && p[0] == '/' && p[1] == '*') {
       const char* q = p + 2;
+      const char* start_line = lx->line_start;
+      int line = lx->line;
       while (q + 1 < lx->end && !(q[0] == '*' && q[1] == '/')) {
         if (*q == '\n') {
           lx->line++;
@@ -52,7 +54,11 @@ static bool skip_space(hlo_lexer_t* lx, bool* any) {
         }
         q++;
       }
-      if (q + 1 >= lx->end) return false;
+      if (q + 1 >= lx->end) { /* unterminated: report where it starts */
+        lx->line = line;
+        lx->line_start = start_line;
+        return false;
+      }
       lx->p = q + 2;
       *any = true;
       continue;
