@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/data_paths.h"
+#include "tests/expectations.h"
 
 extern "C" {
 #include "tools/check_runner.h"
@@ -30,22 +31,6 @@ struct Outcome {
 void Collect(const hlx_check_result_t* r, void* user) {
   static_cast<std::vector<Outcome>*>(user)->push_back(
       {r->name, r->outcome, r->detail});
-}
-
-// name -> reason, from "name  reason" lines ('#' starts a comment line).
-std::map<std::string, std::string> LoadExpectations(const std::string& path) {
-  std::map<std::string, std::string> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ss(line);
-    std::string name, reason;
-    ss >> name;
-    std::getline(ss, reason);
-    out[name] = reason;
-  }
-  return out;
 }
 
 std::string Folder(const std::string& name) {
@@ -71,7 +56,7 @@ TEST(Conformance, AllProgramsMatchExpectations) {
       << "checkout)";
   const std::string expectations_path =
       hlx_test::RepoRoot() + "/tests/conformance/expected_failures.txt";
-  auto expected = LoadExpectations(expectations_path);
+  auto expected = hlx_test::LoadExpectations(expectations_path);
 
   std::vector<Outcome> results;
   for (const char* sub : {"interpret", "testdata"}) {
