@@ -105,30 +105,46 @@ static bool split_index_vector(hlo_imp_t* im, hlo_scope_t* sc,
   return true;
 }
 
-bool hlo_import_simple(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
-                       const hlo_op_t* op) {
-  const hlo_instr_t* in = &sc->c->instrs[i];
-  hlx_type_t* t = hb_type_from_shape(&im->b, in->shape);
+hlx_value_t* hlo_simple_value(hlo_imp_t* im, hlo_scope_t* sc,
+                              const hlo_instr_t* in, const hlo_op_t* op,
+                              const hlo_shape_t* shape) {
+  hlx_type_t* t = hb_type_from_shape(&im->b, shape);
   hlx_value_t** ops = operand_values(im, sc, in, 0);
-  if (!t || !ops) return false;
+  if (!t || !ops) return NULL;
   int32_t n = in->num_operands;
   if ((op->ir == HLX_OP_DYNAMIC_SLICE && n == 2) ||
       (op->ir == HLX_OP_DYNAMIC_UPDATE_SLICE && n == 3)) {
-    if (!split_index_vector(im, sc, in, n - 1, &ops, &n)) return false;
+    if (!split_index_vector(im, sc, in, n - 1, &ops, &n)) return NULL;
+  }
+  const hlo_attr_t* largest = hlo_instr_attr(in, "largest");
+  bool big = true;
+  if (op->ir == HLX_OP_CHLO_TOP_K && largest &&
+      (!hlo_read_bool(&largest->value, im->b.e, &big) || !big)) {
+    if (!big)
+      hlo_error_unsupported(im->b.e, largest->name,
+                            "top-k with largest=false (chlo.top_k takes the "
+                            "largest)");
+    return NULL;
   }
   bool regroup = op->tuple_results && t->kind == HLX_TYPE_TUPLE;
   int32_t nres = 1;
   hlx_type_t** types = regroup ? leaf_types(im, t, &nres) : &t;
   hlx_op_t* ir = types ? emit(im, sc, in, op->ir, ops, n, types, nres) : NULL;
-  if (!ir || !hlo_import_attrs(im, sc, in, op, ir)) return false;
+  if (!ir || !hlo_import_attrs(im, sc, in, op, ir)) return NULL;
   if (op->ir == HLX_OP_MAP && !hlx_op_attr(ir, "dimensions")) {
     int64_t dims[HLX_MAX_RANK];
     int32_t r = t->kind == HLX_TYPE_TENSOR ? t->rank : 0;
     for (int32_t d = 0; d < r; d++) dims[d] = d;
     if (!hb_attr(&im->b, ir, "dimensions", hb_i64_array(&im->b, dims, r)))
-      return false;
+      return NULL;
   }
-  sc->vals[i] = result_value(im, sc, in, ir, t, regroup);
+  return result_value(im, sc, in, ir, t, regroup);
+}
+
+bool hlo_import_simple(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
+                       const hlo_op_t* op) {
+  const hlo_instr_t* in = &sc->c->instrs[i];
+  sc->vals[i] = hlo_simple_value(im, sc, in, op, in->shape);
   return sc->vals[i] != NULL;
 }
 
@@ -548,5 +564,6 @@ bool hlo_import_special(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
   if (strcmp(h, "infeed") == 0) return import_infeed(im, sc, i, op);
   if (strcmp(h, "outfeed") == 0) return import_outfeed(im, sc, i, op);
   if (strcmp(h, "all-to-all") == 0) return import_all_to_all(im, sc, i, op);
+  if (hlo_is_async(h)) return hlo_import_async(im, sc, i, op);
   return import_alias(im, sc, i);
 }

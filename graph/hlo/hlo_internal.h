@@ -361,6 +361,16 @@ bool hlo_import_simple(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
                        const hlo_op_t* op);
 bool hlo_import_special(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
                         const hlo_op_t* op);
+/* The value of instruction in imported by op's table entry as if its
+ * shape were `shape` (the async starts wrap such a value). */
+hlx_value_t* hlo_simple_value(hlo_imp_t* im, hlo_scope_t* sc,
+                              const hlo_instr_t* in, const hlo_op_t* op,
+                              const hlo_shape_t* shape);
+/* The *-start / *-update / *-done and copy-start / copy-done family
+ * (hlo_import_async.c). */
+bool hlo_is_async(const char* opcode);
+bool hlo_import_async(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
+                      const hlo_op_t* op);
 /* Sets the value name of v (and its op's other results) from in. */
 void hlo_name_value(hlo_imp_t* im, hlx_value_t* v, const hlo_instr_t* in);
 

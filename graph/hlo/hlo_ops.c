@@ -221,6 +221,12 @@ static const hlo_attr_spec_t kConditional[] = {
     {"true_computation", NULL, HA_SPECIAL, NULL, false, NULL},
     {"false_computation", NULL, HA_SPECIAL, NULL, false, NULL},
     END};
+static const hlo_attr_spec_t kCopyStart[] = {
+    {"cross_program_prefetch_index", NULL, HA_IGNORE, NULL, false, NULL}, END};
+static const hlo_attr_spec_t kAsync[] = {
+    {"calls", NULL, HA_SPECIAL, NULL, true, NULL},
+    {"output_to_operand_aliasing", NULL, HA_IGNORE, NULL, false, NULL},
+    END};
 static const hlo_attr_spec_t kReshape[] = {
     {"inferred_dimension", NULL, HA_IGNORE, NULL, false, NULL}, END};
 
@@ -341,6 +347,17 @@ static const hlo_op_t kOps[] = {
     X("bitcast", UNKNOWN, kNone),
     X("add-dependency", UNKNOWN, kNone),
     X("domain", UNKNOWN, kNone),
+    X("all-reduce-start", ALL_REDUCE, kAllReduce),
+    X("all-gather-start", ALL_GATHER, kAllGather),
+    X("collective-permute-start", COLLECTIVE_PERMUTE, kPermute),
+    X("copy-start", UNKNOWN, kCopyStart),
+    X("async-start", FUNC_CALL, kAsync),
+    X("all-reduce-done", UNKNOWN, kNone),
+    X("all-gather-done", UNKNOWN, kNone),
+    X("collective-permute-done", UNKNOWN, kNone),
+    X("copy-done", UNKNOWN, kNone),
+    X("async-update", UNKNOWN, kNone),
+    X("async-done", UNKNOWN, kNone),
 };
 #undef S
 #undef T

@@ -148,6 +148,23 @@ static bool taken(hc_t* hc, const char* s, bool insert) {
   return false;
 }
 
+/* Keeps the names table at most half full (doubling it). */
+static bool room(hc_t* hc) {
+  if (2 * (hc->used + 1) <= hc->ntaken) return true;
+  uint32_t n = hc->ntaken * 2;
+  char** old = hc->taken;
+  char** t = n ? calloc(n, sizeof(char*)) : NULL;
+  if (!t || n < hc->ntaken)
+    return hp_fail(hc->hp, HLX_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uint32_t on = hc->ntaken;
+  hc->taken = t;
+  hc->ntaken = n;
+  for (uint32_t i = 0; i < on; i++)
+    if (old[i]) taken(hc, old[i], true);
+  free(old);
+  return true;
+}
+
 const char* hc_new_name(hc_t* hc, const char* base) {
   char clean[64];
   size_t n = 0;
@@ -165,8 +182,9 @@ const char* hc_new_name(hc_t* hc, const char* base) {
   while (taken(hc, buf, false))
     snprintf(buf, sizeof buf, "%s.%d", clean, ++hc->counter);
   const char* kept = hp_keep(hc->hp, buf);
-  if (!kept) return NULL;
+  if (!kept || !room(hc)) return NULL;
   taken(hc, kept, true);
+  hc->used++;
   return kept;
 }
 
@@ -240,15 +258,19 @@ bool hp_captures(hp_t* hp, const hlx_region_t* r, const hlx_value_t*** out,
 
 /* ---- computations
  * --------------------------------------------------------------- */
-static bool hc_init(hc_t* hc, hp_t* hp, const hlx_func_t* f) {
+/* The names table holds at most a few names per op of blk (its line, a
+ * tuple operand, get-tuple-element lines) plus parameters: twice that. */
+static bool hc_init(hc_t* hc, hp_t* hp, const hlx_func_t* f,
+                    const hlx_block_t* blk, int32_t ncaptures) {
   memset(hc, 0, sizeof(*hc));
   hc->hp = hp;
   hc->func = f;
   hc->nvals = f->num_values;
+  uint64_t names = (uint64_t)blk->num_args + (uint64_t)ncaptures + 16;
+  for (int32_t i = 0; i < blk->num_ops; i++)
+    names += 3 + (uint64_t)blk->ops[i]->num_results;
   hc->ntaken = 64;
-  while (hc->ntaken < 4u * ((uint32_t)hc->nvals + 16u) &&
-         hc->ntaken < (1u << 30))
-    hc->ntaken *= 2;
+  while (hc->ntaken < 2 * names && hc->ntaken < (1u << 30)) hc->ntaken *= 2;
   hc->names = calloc((size_t)hc->nvals + 1, sizeof(char*));
   hc->line_at = calloc((size_t)hc->nvals + 1, sizeof(size_t));
   hc->skip = calloc((size_t)hc->nvals + 1, 1);
@@ -373,7 +395,7 @@ static bool print_root(hc_t* hc, const hlx_value_t* const* vals, int32_t n,
 static bool print_comp(hp_t* hp, const hlx_func_t* f, const hlx_block_t* blk,
                        const char* name, bool entry, const hp_region_t* s) {
   hc_t hc;
-  bool ok = hc_init(&hc, hp, f) && print_params(&hc, blk, s);
+  bool ok = hc_init(&hc, hp, f, blk, s->ncaptures) && print_params(&hc, blk, s);
   if (ok) hp_mark_absorbed(&hc, blk);
   const hlx_op_t* term = blk->num_ops ? blk->ops[blk->num_ops - 1] : NULL;
   if (ok && (!term ||

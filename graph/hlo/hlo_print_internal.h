@@ -68,7 +68,7 @@ typedef struct hc_t {
   const hlx_op_t** user;   /* value id -> its user in this block */
   int32_t nvals;
   char** taken; /* names used (open addressing) */
-  uint32_t ntaken;
+  uint32_t ntaken, used;
   int32_t counter;
 } hc_t;
 

@@ -400,6 +400,8 @@ bool hp_op(hc_t* hc, const hlx_op_t* op) {
       return print_outfeed(hc, op);
     case HLX_OP_ALL_TO_ALL:
       return print_all_to_all(hc, op);
+    case HLX_OP_INFEED:
+      return generic(hc, op, hlo_op_by_name("infeed", 6), op->num_operands);
     case HLX_OP_RNG:
       return generic(hc, op, hlo_op_by_name("rng", 3),
                      op->num_operands == 3 && hc->skip[op->operands[2]->id]

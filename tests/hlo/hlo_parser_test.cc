@@ -500,6 +500,10 @@ TEST(HloErrors, NameLineColumnAndToken) {
        "test.hlo:5:1: unsupported: a second HloModule"},
       {"ENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(x)\n", "test.hlo:4:1: expected '}' closing the computation, got end of input"},
       {"", "test.hlo:1:1: expected a computation, got end of input"},
+      {"ENTRY e {\n  x = f32[4] parameter(0)\n  ROOT t = (f32[2], s32[2]) top-k(x), k=2, largest=false\n}",
+       "test.hlo:3:44: unsupported: top-k with largest=false"},
+      {"ENTRY e {\n  x = f32[4] parameter(0)\n  ROOT t = f32[4] send(x), channel_id=1\n}",
+       "test.hlo:3:19: unsupported: HLO opcode 'send'"},
   };
   for (const Case& c : cases) {
     Module m;

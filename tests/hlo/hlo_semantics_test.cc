@@ -422,6 +422,36 @@ ENTRY e {
   return %mp, %ss : tensor<2x2xf32>, tensor<4xf32>
 })",
      "6 8 14 16  0 10 0 20"},
+    {"async_pairs", R"(
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+sq {
+  p = f32[4] parameter(0)
+  ROOT m = f32[4] multiply(p, p)
+}
+ENTRY main {
+  x = f32[4] constant({1, 2, 3, 4})
+  ars = f32[4] all-reduce-start(x), replica_groups={{0}}, to_apply=add
+  ard = f32[4] all-reduce-done(ars)
+  ags = (f32[4], f32[4]) all-gather-start(ard), replica_groups={{0}}, dimensions={0}
+  agd = f32[4] all-gather-done(ags)
+  cps = (f32[4], f32[4], u32[], u32[]) collective-permute-start(agd), source_target_pairs={{0,0}}
+  cpd = f32[4] collective-permute-done(cps)
+  cs = (f32[4], f32[4], u32[]) copy-start(cpd)
+  cd = f32[4] copy-done(cs)
+  as = ((f32[4]), f32[4], s32[]) async-start(cd), calls=sq
+  au = ((f32[4]), f32[4], s32[]) async-update(as)
+  ROOT ad = f32[4] async-done(au)
+})",
+     R"(func.func @main() -> tensor<4xf32> {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %m = stablehlo.multiply %x, %x : tensor<4xf32>
+  return %m : tensor<4xf32>
+})",
+     "1 4 9 16"},
 };
 
 TEST(HloSemantics, OperationSemanticsExamples) {
