@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the `hlx` tool: run (random inputs, .npy inputs,
 # --output-dir, --json, --iterations, replicated programs), check (PASS,
-# FAIL, ERROR lines and the summary), print (round trip) and usage errors.
+# FAIL, ERROR lines and the summary), print (round trip), XLA HLO text
+# and usage errors.
 set -uo pipefail
 HLX="$1"
 EXAMPLE="$2"
@@ -274,6 +275,51 @@ printf '%s\n' 'func.func @main(%a: tensor<f32>) -> tensor<f32> {' \
   '  %0 = mhlo.add %a, %a : tensor<f32>' '  return %0 : tensor<f32>' '}' > "$tmp/m.mlir"
 out=$("$HLX" print "$tmp/m.mlir" 2>&1)
 expect "MHLO text is explained" "$out" 'MHLO text .*hlo-legalize-to-stablehlo'
+# XLA HLO text: run, print as StableHLO and as HLO, check (round trip and
+# reference build), errors with file:line:col. The file name does not
+# matter: HLO is detected by its content.
+cat > "$tmp/scaled.txt" <<'HLO'
+HloModule scaled, entry_computation_layout={(f32[2,3]{1,0})->f32[3,2]{1,0}}
+
+%sum (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+ENTRY %main (x: f32[2,3]) -> f32[3,2] {
+  %x = f32[2,3]{1,0} parameter(0)
+  %w = f32[2,3]{1,0} constant({...})
+  %m = f32[2,3]{1,0} multiply(%x, %w), metadata={op_name="scale"}
+  %z = f32[] constant(0)
+  %r = f32[2]{0} reduce(%m, %z), dimensions={1}, to_apply=%sum
+  %b = f32[3,2]{1,0} broadcast(%r), dimensions={1}
+  ROOT %t = f32[3,2]{0,1} transpose(%m), dimensions={1,0}
+}
+HLO
+out=$("$HLX" run "$tmp/scaled.txt" --fill-elided 2>&1)
+expect "HLO text runs" "$out" '^result 0: f32\[3,2\] first=\['
+out=$("$HLX" run "$tmp/scaled.txt" 2>&1)
+expect "elided HLO constants need --fill-elided" "$out" 'fill-elided'
+out=$("$HLX" print "$tmp/scaled.txt" --format=stablehlo 2>&1)
+expect "HLO prints as StableHLO" "$out" '"stablehlo.reduce"'
+out=$("$HLX" print "$tmp/scaled.txt" --format=hlo 2>&1)
+expect "HLO prints as HLO" "$out" '^ENTRY %main \{$'
+expect "elided constants print elided" "$out" 'constant\(\{\.\.\.\}\)'
+echo "$out" > "$tmp/printed.hlo"
+out=$("$HLX" print "$EXAMPLE" --format=hlo 2>&1)
+expect "StableHLO prints as HLO" "$out" '^HloModule '
+out=$("$HLX" check "$tmp/scaled.txt" "$tmp/printed.hlo" 2>&1)
+expect "HLO check passes" "$out" '^2 passed, 0 failed$'
+sed 's/dimensions={1,0}/dimensions={1,2}/' "$tmp/scaled.txt" > "$tmp/bad.hlo"
+out=$("$HLX" check "$tmp/bad.hlo" 2>&1)
+expect "an invalid HLO op is an ERROR with its position" "$out" \
+  '^ERROR .*bad.hlo: .*stablehlo.transpose at 16:8: .*permutation'
+sed 's/%m = f32/%m f32/' "$tmp/scaled.txt" > "$tmp/broken.hlo"
+out=$("$HLX" print "$tmp/broken.hlo" 2>&1); rc=$?
+expect "malformed HLO names file:line:col and the token" "$out" \
+  "broken.hlo:12:6: expected '=' after the instruction name, got 'f32'"
+[ "$rc" -eq 1 ] || { echo "FAILED: malformed HLO exit status $rc"; fails=$((fails + 1)); }
 
 out=$("$HLX" frobnicate 2>&1); rc=$?
 expect "unknown command" "$out" "unknown command"
