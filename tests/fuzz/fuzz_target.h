@@ -1,4 +1,4 @@
-// The body shared by the libFuzzer target and the replay test.
+// The body shared by the libFuzzer targets and the replay test.
 #ifndef HLX_TESTS_FUZZ_FUZZ_TARGET_H_
 #define HLX_TESTS_FUZZ_FUZZ_TARGET_H_
 
@@ -9,6 +9,8 @@
 
 extern "C" {
 #include "base/status.h"
+#include "graph/hlo/hlo_parser.h"
+#include "graph/hlo/hlo_printer.h"
 #include "graph/ir.h"
 #include "graph/ir_equal.h"
 #include "graph/lower.h"
@@ -17,9 +19,29 @@ extern "C" {
 #include "graph/stablehlo/printer.h"
 }
 
-// Lowers m, prints it and parses the print: "" when that gives m again,
-// else a description of the inconsistency. Destroys m.
-inline std::string hlx_fuzz_check_module(hlx_module_t* m) {
+// A module's text form: StableHLO (generic form) or XLA HLO text.
+struct hlx_fuzz_text_form_t {
+  const char* name;
+  hlx_status_t (*print)(const hlx_module_t*, char**, size_t*);
+  hlx_status_t (*parse)(const char*, size_t, const char*, int, hlx_module_t**);
+};
+
+inline const hlx_fuzz_text_form_t* hlx_fuzz_stablehlo_form() {
+  static const hlx_fuzz_text_form_t f = {"", hlx_print_module, hlx_parse_module};
+  return &f;
+}
+
+inline const hlx_fuzz_text_form_t* hlx_fuzz_hlo_form() {
+  static const hlx_fuzz_text_form_t f = {"HLO ", hlx_print_hlo_module,
+                                         hlx_parse_hlo_module};
+  return &f;
+}
+
+// Lowers m, prints it in `form` and parses the print: "" when that gives
+// m again, else a description of the inconsistency. Destroys m.
+inline std::string hlx_fuzz_check_module(hlx_module_t* m,
+                                         const hlx_fuzz_text_form_t* form =
+                                             hlx_fuzz_stablehlo_form()) {
   hlx_status_t s;
   std::string problem;
   hlx_lowered_module_t* lm = nullptr;
@@ -28,21 +50,21 @@ inline std::string hlx_fuzz_check_module(hlx_module_t* m) {
   hlx_lowered_module_destroy(lm);
   char* printed = nullptr;
   size_t len = 0;
-  s = hlx_print_module(m, &printed, &len);
+  s = form->print(m, &printed, &len);
   if (s) {
-    problem = std::string("print failed: ") + hlx_status_message(s);
+    problem = std::string(form->name) + "print failed: " + hlx_status_message(s);
     hlx_status_free(s);
   } else {
     hlx_module_t* again = nullptr;
-    s = hlx_parse_module(printed, len, "printed", 1, &again);
+    s = form->parse(printed, len, "printed", 1, &again);
     if (s) {
-      problem = std::string("printed text does not parse: ") +
+      problem = std::string(form->name) + "printed text does not parse: " +
                 hlx_status_message(s);
       hlx_status_free(s);
     } else {
       char why[512] = "";
       if (!hlx_module_equal(m, again, why, sizeof why))
-        problem = std::string("round trip differs: ") + why;
+        problem = std::string(form->name) + "round trip differs: " + why;
       hlx_module_destroy(again);
     }
   }
@@ -54,15 +76,19 @@ inline std::string hlx_fuzz_check_module(hlx_module_t* m) {
 
 // Returns "" when the input round-trips (or is rejected cleanly), else a
 // description of the inconsistency. Crashes are for the sanitizers to see.
+// XLA HLO text goes through the HLO parser and printer.
 inline std::string hlx_fuzz_one_input(const uint8_t* data, size_t size) {
   const char* text = reinterpret_cast<const char*>(data);
+  const hlx_fuzz_text_form_t* form = hlx_text_is_hlo(text, size)
+                                         ? hlx_fuzz_hlo_form()
+                                         : hlx_fuzz_stablehlo_form();
   hlx_module_t* m = nullptr;
-  hlx_status_t s = hlx_parse_module(text, size, "fuzz", 1, &m);
+  hlx_status_t s = form->parse(text, size, "fuzz", 1, &m);
   if (s) {
     hlx_status_free(s);
     return "";
   }
-  return hlx_fuzz_check_module(m);
+  return hlx_fuzz_check_module(m, form);
 }
 
 // The same for MLIR bytecode: a module read from bytecode must lower

@@ -1,5 +1,6 @@
 // Replays the fuzz target over a seed corpus: every program of a sample of
-// conformance files, plus truncated and byte-flipped variants of each. The
+// conformance files and XLA HLO files (../shared/hlo), plus truncated and
+// byte-flipped variants of each. The
 // entry point must never crash (run under --config=asan too) and valid
 // programs must round-trip.
 #include <gtest/gtest.h>
@@ -23,7 +24,10 @@ std::vector<std::string> SeedFiles() {
           c + "/interpret/scatter.mlir",   c + "/interpret/convolution.mlir",
           c + "/interpret/sort.mlir",      c + "/interpret/quantized_ops.mlir",
           c + "/testdata/abs_float32_20_20.mlir",
-          hlx_test::ModelsDir() + "/searchless_chess_9m.mlir"};
+          hlx_test::ModelsDir() + "/searchless_chess_9m.mlir",
+          hlx_test::SharedDir() + "/hlo/graphsage_tf.hlo",
+          hlx_test::SharedDir() + "/hlo/translate__fusion.hlo",
+          hlx_test::SharedDir() + "/hlo/transforms__rng_expander.hlo"};
 }
 
 std::string Read(const std::string& path) {
