@@ -42,11 +42,9 @@ hlx_type_t* hb_type_from_shape(hlo_b_t* b, const hlo_shape_t* s) {
     return t;
   }
   if (s->kind == HLX_TYPE_TUPLE) {
-    hlx_type_t* el[256];
-    if (s->num_elems > 256) {
-      hlo_error_at(b->e, 0, 0, "unsupported: tuples of more than 256 elements");
-      return NULL;
-    }
+    hlx_type_t** el =
+        alloc(b, sizeof(hlx_type_t*) * ((size_t)s->num_elems + 1));
+    if (!el) return NULL;
     for (int32_t i = 0; i < s->num_elems; i++)
       if (!(el[i] = hb_type_from_shape(b, s->elems[i]))) return NULL;
     return hb_tuple(b, el, s->num_elems);

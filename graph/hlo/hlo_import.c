@@ -54,9 +54,10 @@ hlx_value_t* hlo_regroup(hlo_imp_t* im, hlo_scope_t* sc,
                          hlx_value_t* const* vals, int32_t* next, hlx_type_t* t,
                          int line, int col) {
   if (t->kind != HLX_TYPE_TUPLE) return vals[(*next)++];
-  hlx_value_t* el[256];
-  if (t->num_elems > 256) {
-    hlo_error_at(im->b.e, line, col, "unsupported: tuples above 256 elements");
+  hlx_value_t** el = hlx_arena_alloc_array(im->b.a, (size_t)t->num_elems + 1,
+                                           sizeof(hlx_value_t*));
+  if (!el) {
+    hlo_error_oom(im->b.e);
     return NULL;
   }
   for (int32_t i = 0; i < t->num_elems; i++)

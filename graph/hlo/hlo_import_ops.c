@@ -466,9 +466,12 @@ static bool import_outfeed(hlo_imp_t* im, hlo_scope_t* sc, int32_t i,
   hlx_type_t* t = hb_type_from_shape(&im->b, in->shape);
   hlx_value_t** ops = operand_values(im, sc, in, 0);
   if (!t || !ops || !need_operands(im, in, 2, 2)) return false;
-  hlx_value_t* leaves[257];
+  int32_t max = hlo_leaves(ops[0]->type, NULL, 0);
+  hlx_value_t** leaves =
+      hlx_arena_alloc_array(im->b.a, (size_t)max + 2, sizeof(hlx_value_t*));
   int32_t n = 0;
-  if (!tuple_leaves(im, sc, in, ops[0], leaves, &n, 256)) return false;
+  if (!leaves) return hlo_error_oom(im->b.e);
+  if (!tuple_leaves(im, sc, in, ops[0], leaves, &n, max)) return false;
   leaves[n++] = ops[1];
   hlx_op_t* op = emit(im, sc, in, HLX_OP_OUTFEED, leaves, n, &t, 1);
   if (!op || !hlo_import_attrs(im, sc, in, spec, op)) return false;

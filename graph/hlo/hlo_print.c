@@ -313,21 +313,24 @@ static bool gte_line(hc_t* hc, const hlx_value_t* v, const char* tuple,
   return true;
 }
 
+/* Prints `(T0, T1, ...)`, the tuple of vals' types. */
+static bool tuple_type(hp_t* hp, pbuf_t* b, const hlx_value_t* const* vals,
+                       int32_t n) {
+  pb_puts(b, "(");
+  for (int32_t i = 0; i < n; i++) {
+    if (i) pb_puts(b, ", ");
+    if (!hp_type(hp, b, vals[i]->type)) return false;
+  }
+  pb_puts(b, ")");
+  return true;
+}
+
 /* A tuple parameter holding vals (their types in order). */
 static bool tuple_param(hc_t* hc, const hlx_value_t* const* vals, int32_t n) {
-  hlx_type_t* el[256];
-  if (n > 256)
-    return hp_fail(hc->hp, HLX_STATUS_UNIMPLEMENTED,
-                   "unsupported: more than 256 values passed into a region");
-  for (int32_t i = 0; i < n; i++) el[i] = vals[i]->type;
-  hlx_type_t t = {0};
-  t.kind = HLX_TYPE_TUPLE;
-  t.num_elems = n;
-  t.elems = el;
   const char* p = hc_new_name(hc, "param");
   if (!p) return false;
   hc_begin_line(hc, NULL, p);
-  if (!hp_type(hc->hp, &hc->body, &t)) return false;
+  if (!tuple_type(hc->hp, &hc->body, vals, n)) return false;
   pb_puts(&hc->body, " parameter(0)\n");
   for (int32_t i = 0; i < n; i++)
     if (!gte_line(hc, vals[i], p, i)) return false;
@@ -370,17 +373,8 @@ static bool print_root(hc_t* hc, const hlx_value_t* const* vals, int32_t n,
   if (hc->body.n) pb_put(out, hc->body.s, hc->body.n);
   const char* name = hc_new_name(hc, "tuple");
   if (!name) return false;
-  hlx_type_t* el[256];
-  if (n > 256)
-    return hp_fail(hc->hp, HLX_STATUS_UNIMPLEMENTED,
-                   "unsupported: more than 256 results");
-  for (int32_t i = 0; i < n; i++) el[i] = vals[i]->type;
-  hlx_type_t t = {0};
-  t.kind = HLX_TYPE_TUPLE;
-  t.num_elems = n;
-  t.elems = el;
   pb_printf(out, "  ROOT %%%s = ", name);
-  if (!hp_type(hc->hp, out, &t)) return false;
+  if (!tuple_type(hc->hp, out, vals, n)) return false;
   pb_puts(out, " tuple(");
   for (int32_t i = 0; i < n; i++) {
     const char* r = hc_ref(hc, vals[i]);

@@ -355,6 +355,21 @@ fusion {
             HLX_DTYPE_S32);
 }
 
+// Tuples as wide as real models return (hundreds of outputs).
+TEST(HloSyntax, WideTuples) {
+  std::string text = "ENTRY e {\n", shape = "(", ops;
+  for (int i = 0; i < 600; i++) {
+    text += "  p" + std::to_string(i) + " = f32[2] parameter(" + std::to_string(i) + ")\n";
+    shape += std::string(i ? ", " : "") + "f32[2]";
+    ops += std::string(i ? ", " : "") + "p" + std::to_string(i);
+  }
+  text += "  t = " + shape + ") tuple(" + ops + ")\n";
+  text += "  ROOT o = token[] outfeed(t, token[] after-all())\n}\n";
+  Module m;
+  ASSERT_EQ(hlx_test::ParseHlo(text, &m), "");
+  EXPECT_EQ(hlx_test::HloRoundTrip(m.get()), "");
+}
+
 TEST(HloSyntax, DetectsHloText) {
   EXPECT_TRUE(hlx_text_is_hlo("HloModule m\n", 12));
   std::string entry = "// c\nfoo {\n}\nENTRY main {\n}\n";
