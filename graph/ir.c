@@ -1,10 +1,18 @@
 #include "graph/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char* const kOpNames[HLX_OP_COUNT] = {
-#define HLX_OP(id, text) text,
+#define HLX_OP(id, text, ...) text,
+#include "graph/ops.inc"
+#undef HLX_OP
+};
+
+static const hlx_op_arity_t kOpArity[HLX_OP_COUNT] = {
+#define HLX_OP(id, text, in0, in1, out0, out1, reg0, reg1) \
+  {in0, in1, out0, out1, reg0, reg1},
 #include "graph/ops.inc"
 #undef HLX_OP
 };
@@ -19,6 +27,38 @@ hlx_opcode_t hlx_opcode_from_name(const char* name, size_t len) {
       return (hlx_opcode_t)i;
   }
   return HLX_OP_UNKNOWN;
+}
+
+hlx_op_arity_t hlx_opcode_arity(hlx_opcode_t op) {
+  return kOpArity[(op >= 0 && op < HLX_OP_COUNT) ? op : HLX_OP_UNKNOWN];
+}
+
+/* Whether min <= n <= max (max -1: no bound); if not, why = "expects 2
+ * operands, has 3" / "expects at least 1 operand, has 0" / "expects 0 to 1
+ * results, has 2". */
+static bool count_ok(int32_t n, int min, int max, const char* what,
+                     char* why, size_t len) {
+  if (n >= min && (max < 0 || n <= max)) return true;
+  const char* plural = max == 1 || (max < 0 && min == 1) ? "" : "s";
+  if (max < 0)
+    snprintf(why, len, "expects at least %d %s%s, has %d", min, what, plural,
+             (int)n);
+  else if (min == max)
+    snprintf(why, len, "expects %d %s%s, has %d", min, what, plural, (int)n);
+  else
+    snprintf(why, len, "expects %d to %d %ss, has %d", min, max, what,
+             (int)n);
+  return false;
+}
+
+bool hlx_op_arity_ok(const hlx_op_t* op, char* why, size_t len) {
+  hlx_op_arity_t a = hlx_opcode_arity(op->code);
+  return count_ok(op->num_operands, a.min_operands, a.max_operands,
+                  "operand", why, len) &&
+         count_ok(op->num_results, a.min_results, a.max_results, "result",
+                  why, len) &&
+         count_ok(op->num_regions, a.min_regions, a.max_regions, "region",
+                  why, len);
 }
 
 int64_t hlx_type_num_elements(const hlx_type_t* t) {

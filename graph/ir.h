@@ -23,7 +23,7 @@ extern "C" {
 
 /* ---- Opcodes ------------------------------------------------------------ */
 typedef enum hlx_opcode_t {
-#define HLX_OP(id, text) HLX_OP_##id,
+#define HLX_OP(id, text, ...) HLX_OP_##id,
 #include "graph/ops.inc"
 #undef HLX_OP
   HLX_OP_COUNT
@@ -32,6 +32,15 @@ typedef enum hlx_opcode_t {
 const char* hlx_opcode_name(hlx_opcode_t op); /* "stablehlo.add" */
 /* HLX_OP_UNKNOWN when the name is not in ops.inc. */
 hlx_opcode_t hlx_opcode_from_name(const char* name, size_t len);
+
+/* How many operands, results and regions an op of this code takes
+ * (graph/ops.inc); a max of -1 means no upper bound. */
+typedef struct hlx_op_arity_t {
+  int16_t min_operands, max_operands;
+  int16_t min_results, max_results;
+  int16_t min_regions, max_regions;
+} hlx_op_arity_t;
+hlx_op_arity_t hlx_opcode_arity(hlx_opcode_t op);
 
 /* ---- Types -------------------------------------------------------------- */
 #define HLX_DYNAMIC_DIM INT64_MIN /* a `?` dimension */
@@ -208,6 +217,13 @@ void hlx_module_destroy(hlx_module_t* m);
 hlx_func_t* hlx_module_find_func(const hlx_module_t* m, const char* name);
 /* The entry point: @main, else the only public function, else the first. */
 hlx_func_t* hlx_module_entry(const hlx_module_t* m);
+
+/* Whether op's operand, result and region counts are in its opcode's
+ * ranges (HLX_OP_UNKNOWN: any). If not, writes what is wrong to why, e.g.
+ * "expects 2 operands, has 3" (without the op's name). The parser and the
+ * verifier check this first so that no later code indexes past an op's
+ * operands, results or regions. */
+bool hlx_op_arity_ok(const hlx_op_t* op, char* why, size_t len);
 
 /* Attribute lookup by name; NULL when absent. */
 const hlx_attr_t* hlx_op_attr(const hlx_op_t* op, const char* name);

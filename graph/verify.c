@@ -5,48 +5,6 @@
 #include "graph/lower_internal.h"
 #include "graph/verify_rules.h"
 
-/* Fixed operand/result counts of the elementwise families (-1 = any). */
-static void expected_arity(hlx_opcode_t op, int* nin, int* nout) {
-  *nin = -1;
-  *nout = -1;
-  switch (op) {
-    case HLX_OP_ABS: case HLX_OP_NEGATE: case HLX_OP_NOT: case HLX_OP_SIGN:
-    case HLX_OP_SQRT: case HLX_OP_RSQRT: case HLX_OP_CBRT:
-    case HLX_OP_EXPONENTIAL: case HLX_OP_EXPONENTIAL_MINUS_ONE:
-    case HLX_OP_LOG: case HLX_OP_LOG_PLUS_ONE: case HLX_OP_LOGISTIC:
-    case HLX_OP_SINE: case HLX_OP_COSINE: case HLX_OP_TAN: case HLX_OP_TANH:
-    case HLX_OP_FLOOR: case HLX_OP_CEIL: case HLX_OP_ROUND_NEAREST_AFZ:
-    case HLX_OP_ROUND_NEAREST_EVEN: case HLX_OP_POPCNT:
-    case HLX_OP_COUNT_LEADING_ZEROS: case HLX_OP_IS_FINITE: case HLX_OP_REAL:
-    case HLX_OP_IMAG: case HLX_OP_CONVERT: case HLX_OP_BITCAST_CONVERT:
-    case HLX_OP_RESHAPE: case HLX_OP_TRANSPOSE: case HLX_OP_BROADCAST_IN_DIM:
-    case HLX_OP_SLICE: case HLX_OP_REVERSE: case HLX_OP_REDUCE_PRECISION:
-      *nin = 1;
-      *nout = 1;
-      return;
-    case HLX_OP_ADD: case HLX_OP_SUBTRACT: case HLX_OP_MULTIPLY:
-    case HLX_OP_DIVIDE: case HLX_OP_REMAINDER: case HLX_OP_POWER:
-    case HLX_OP_MAXIMUM: case HLX_OP_MINIMUM: case HLX_OP_AND: case HLX_OP_OR:
-    case HLX_OP_XOR: case HLX_OP_SHIFT_LEFT: case HLX_OP_SHIFT_RIGHT_ARITHMETIC:
-    case HLX_OP_SHIFT_RIGHT_LOGICAL: case HLX_OP_ATAN2: case HLX_OP_COMPLEX:
-    case HLX_OP_COMPARE: case HLX_OP_PAD: case HLX_OP_DOT_GENERAL:
-    case HLX_OP_DOT:
-      *nin = 2;
-      *nout = 1;
-      return;
-    case HLX_OP_SELECT: case HLX_OP_CLAMP:
-      *nin = 3;
-      *nout = 1;
-      return;
-    case HLX_OP_CONSTANT: case HLX_OP_IOTA:
-      *nin = 0;
-      *nout = 1;
-      return;
-    default:
-      return;
-  }
-}
-
 static hlx_status_t verify_block(const hlx_module_t* m, const hlx_block_t* b,
                                  bool is_func_body, const hlx_func_t* f);
 
@@ -93,13 +51,12 @@ static hlx_status_t verify_call(const hlx_module_t* m, const hlx_op_t* op,
 }
 
 static hlx_status_t verify_op(const hlx_module_t* m, const hlx_op_t* op) {
-  int nin, nout;
-  expected_arity(op->code, &nin, &nout);
-  if ((nin >= 0 && op->num_operands != nin) ||
-      (nout >= 0 && op->num_results != nout))
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "expects %d operands and %d results, has %d and %d",
-                        nin, nout, op->num_operands, op->num_results);
+  /* First: every later check and every lowering indexes operands, results
+   * and regions within the counts of graph/ops.inc. The parser checks this
+   * too; here it covers modules made by the builder. */
+  char why[96];
+  if (!hlx_op_arity_ok(op, why, sizeof why))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "%s", why);
   for (int32_t i = 0; i < op->num_results; i++)
     if (op->results[i]->type && op->results[i]->type->is_index)
       return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,

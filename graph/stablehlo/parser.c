@@ -566,6 +566,12 @@ static bool parse_operation(parser_t* p, hlx_block_t* blk, int32_t* cap) {
   op->line = line;
   op->col = col;
   op->parent = blk;
+  /* Wrong counts (either form can write them) stop here, so nothing that
+   * reads a parsed module (refinement, the printer, lowering) indexes past
+   * an op's operands, results or regions. */
+  char why[96];
+  if (!hlx_op_arity_ok(op, why, sizeof why))
+    return perr_at(p, line, col, "%s %s", op->name, why);
   if (nlhs > 0 && total != op->num_results)
     return perr_at(p, line, col, "op defines %d result names but has %d results",
                    total, op->num_results);

@@ -49,7 +49,7 @@ const Case kCases[] = {
      R"(func.func @main(%i: tensor<i32>) -> () {
        "stablehlo.case"(%i) : (tensor<i32>) -> ()
        return })",
-     "stablehlo.case", "(C1) needs at least one branch"},
+     "stablehlo.case", "expects at least 1 region, has 0"},
     {"Case_C3_BranchOutputsDiffer",
      R"(func.func @main(%i: tensor<i32>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
        %0 = "stablehlo.case"(%i) ({ stablehlo.return %a : tensor<f32> }, { stablehlo.return %b : tensor<i32> }) : (tensor<i32>) -> tensor<f32>

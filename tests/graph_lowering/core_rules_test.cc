@@ -413,7 +413,7 @@ const Case kCases[] = {
        "stablehlo.infeed"(%t) : (!stablehlo.token) -> ()
        %c = stablehlo.constant dense<1.0> : tensor<2xf32>
        return %c : tensor<2xf32> })",
-     "stablehlo.infeed", "(C1) needs at least one result"},
+     "stablehlo.infeed", "expects at least 1 result, has 0"},
     {"Infeed_C2_TensorResults",
      R"(func.func @main(%t: !stablehlo.token) -> !stablehlo.token {
        %0:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (!stablehlo.token, !stablehlo.token)

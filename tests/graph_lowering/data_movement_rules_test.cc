@@ -51,7 +51,7 @@ const Case kCases[] = {
      R"(func.func @main() -> tensor<0xf32> {
        %0 = "stablehlo.concatenate"() {dimension = 0 : i64} : () -> tensor<0xf32>
        return %0 : tensor<0xf32> })",
-     "stablehlo.concatenate", "(C3) needs at least one input"},
+     "stablehlo.concatenate", "expects at least 1 operand, has 0"},
     {"Concatenate_C5_ResultType",
      R"(func.func @main(%a: tensor<2xf32>) -> tensor<4xf64> {
        %0 = "stablehlo.concatenate"(%a, %a) {dimension = 0 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf64>

@@ -130,7 +130,7 @@ const Case kCases[] = {
      "    stablehlo.return %c : tensor<i1>\n"
      "  }) {dimension = 0 : i64} : () -> ()\n"
      "  return }",
-     "stablehlo.sort", "(C1) needs at least one input"},
+     "stablehlo.sort", "expects at least 1 operand, has 0"},
     {"Map_C2_NoInputs",
      "func.func @main() -> tensor<2xf32> {\n"
      "  %0 = \"stablehlo.map\"() ({\n"
@@ -139,7 +139,7 @@ const Case kCases[] = {
      "    stablehlo.return %c : tensor<f32>\n"
      "  }) {dimensions = array<i64: 0>} : () -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32> }",
-     "stablehlo.map", "(C2) needs at least one input"},
+     "stablehlo.map", "expects at least 1 operand, has 0"},
     {"Convolution_C3_StridePositive",
      CONV(DN1, ", window_strides = array<i64: 0>", "1x2x1xf32"),
      "stablehlo.convolution", "(C3)"},
