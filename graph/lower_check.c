@@ -35,6 +35,15 @@ static int64_t ordered_bits(uint64_t bits, int total_bits) {
   return (bits & sign) ? -(int64_t)mag : (int64_t)mag;
 }
 
+/* ULP distance of two finite values of one format: the gap between their
+ * places on that line. uint64, because it goes past INT64_MAX: the largest
+ * f64 and its negation are 2^64 - 2^53 - 2 apart. */
+static uint64_t ulp_distance(uint64_t got, uint64_t want, int total_bits) {
+  int64_t g = ordered_bits(got, total_bits);
+  int64_t w = ordered_bits(want, total_bits);
+  return g >= w ? (uint64_t)g - (uint64_t)w : (uint64_t)w - (uint64_t)g;
+}
+
 static uint64_t load_bits(const void* p, size_t size) {
   uint64_t v = 0;
   memcpy(&v, p, size); /* little-endian host */
@@ -84,12 +93,11 @@ static bool component_ok(const check_args_t* a, hlx_dtype_t t, uint64_t got,
   } else if (isnan(g) || isnan(w) || isinf(g) || isinf(w)) {
     ok = got == want; /* non-finite values must match bitwise */
   } else if (a->kind == CHECK_CLOSE) {
-    int bits = hlx_dtype_bits(t);
-    int64_t d = ordered_bits(got, bits) - ordered_bits(want, bits);
-    if (d < 0) d = -d;
-    ok = d <= a->max_ulp && d >= a->min_ulp;
-    snprintf(extra, sizeof extra, " (%lld ULP, allowed %lld)", (long long)d,
-             (long long)a->max_ulp);
+    uint64_t d = ulp_distance(got, want, hlx_dtype_bits(t));
+    /* max_ulp and min_ulp are >= 0 (lower_check_common). */
+    ok = d <= (uint64_t)a->max_ulp && d >= (uint64_t)a->min_ulp;
+    snprintf(extra, sizeof extra, " (%llu ULP, allowed %lld)",
+             (unsigned long long)d, (long long)a->max_ulp);
   } else {
     double diff = fabs(g - w);
     ok = diff <= a->tolerance || diff <= a->tolerance * fabs(w);
@@ -196,6 +204,11 @@ static hlx_status_t lower_check_common(hlx_lower_ctx_t* c, const hlx_op_t* op,
   a->max_ulp = v;
   HLX_RETURN_IF_ERROR(hlx_attr_int(op, "min_ulp_difference", false, 0, &v));
   a->min_ulp = v;
+  if (a->max_ulp < 0 || a->min_ulp < 0)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "max_ulp_difference and min_ulp_difference must be "
+                        ">= 0, are %lld and %lld",
+                        (long long)a->max_ulp, (long long)a->min_ulp);
   int32_t in[2];
   for (int i = 0; i < want_operands; i++)
     HLX_RETURN_IF_ERROR(hlx_lower_in(c, op, i, &in[i]));

@@ -154,6 +154,14 @@ TEST(Errors, ElidedConstantNeedsFillOption) {
   hlx_buffer_destroy(out[0]);
 }
 
+// Runs c (no inputs, no results), which must fail a check; its message.
+std::string FailedCheck(const Compiled& c) {
+  hlx_status_t s = hlx_executable_run(c.exe, nullptr, 0, nullptr, 0);
+  EXPECT_NE(s, nullptr);
+  EXPECT_TRUE(s && hlx_status_is_check_failure(s));
+  return hlx_test::Msg(s);
+}
+
 TEST(Errors, FailedCheckIsReportedAsCheckFailure) {
   Compiled c;
   ASSERT_EQ(Compile(R"(
@@ -162,12 +170,40 @@ TEST(Errors, FailedCheckIsReportedAsCheckFailure) {
       check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi32>
       func.return
     })", &c), "");
-  hlx_status_t s = hlx_executable_run(c.exe, nullptr, 0, nullptr, 0);
-  ASSERT_NE(s, nullptr);
-  EXPECT_TRUE(hlx_status_is_check_failure(s));
-  std::string msg = hlx_status_get_message(s);
+  std::string msg = FailedCheck(c);
   EXPECT_NE(msg.find("element [1]: got 2, expected 3"), std::string::npos) << msg;
-  hlx_status_release(s);
+}
+
+// The ULP distance of far-apart f64 values passes INT64_MAX: it was signed
+// overflow (UBSan's abort under --config=asan) whose wrapped value let
+// 1e308 vs -1e308 pass as close within 2^62 ULP.
+TEST(Errors, ExpectCloseMeasuresDistancesPastInt64) {
+  Compiled c;
+  ASSERT_EQ(Compile(R"(
+    func.func @main() {
+      %a = stablehlo.constant dense<[1.0, 1.0e308]> : tensor<2xf64>
+      %b = stablehlo.constant dense<[1.0, -1.0e308]> : tensor<2xf64>
+      check.expect_close %a, %b, max_ulp_difference = 4611686018427387904 : tensor<2xf64>, tensor<2xf64>
+      func.return
+    })", &c), "");
+  std::string msg = FailedCheck(c);
+  // 2 * 0x7fe1ccf385ebc8a0, the bit pattern of 1e308.
+  EXPECT_NE(msg.find("element [1]: got 1e+308, expected -1e+308 "
+                     "(18429743317745373504 ULP, allowed "
+                     "4611686018427387904)"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(Errors, ExpectCloseRejectsANegativeUlpBound) {
+  Compiled c;
+  std::string msg = Compile(R"(
+    func.func @main(%a: tensor<2xf32>) {
+      check.expect_close %a, %a, max_ulp_difference = -1 : tensor<2xf32>, tensor<2xf32>
+      func.return
+    })", &c);
+  EXPECT_NE(msg.find("check.expect_close"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("must be >= 0"), std::string::npos) << msg;
 }
 
 }  // namespace
