@@ -61,6 +61,31 @@ bool hlx_op_arity_ok(const hlx_op_t* op, char* why, size_t len) {
                   why, len);
 }
 
+static const hlx_op_t* first_bad_in(const hlx_region_t* r, char* why,
+                                     size_t len) {
+  for (int32_t b = 0; r && b < r->num_blocks; b++) {
+    const hlx_block_t* blk = r->blocks[b];
+    for (int32_t i = 0; i < blk->num_ops; i++) {
+      const hlx_op_t* op = blk->ops[i];
+      if (!hlx_op_arity_ok(op, why, len)) return op;
+      for (int32_t g = 0; g < op->num_regions; g++) {
+        const hlx_op_t* bad = first_bad_in(op->regions[g], why, len);
+        if (bad) return bad;
+      }
+    }
+  }
+  return NULL;
+}
+
+const hlx_op_t* hlx_module_first_bad_arity(const hlx_module_t* m, char* why,
+                                           size_t len) {
+  for (int32_t f = 0; f < m->num_funcs; f++) {
+    const hlx_op_t* bad = first_bad_in(m->funcs[f]->body, why, len);
+    if (bad) return bad;
+  }
+  return NULL;
+}
+
 int64_t hlx_type_num_elements(const hlx_type_t* t) {
   if (!t || t->kind != HLX_TYPE_TENSOR) return -1;
   int64_t n = 1;

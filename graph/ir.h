@@ -224,6 +224,11 @@ hlx_func_t* hlx_module_entry(const hlx_module_t* m);
  * verifier check this first so that no later code indexes past an op's
  * operands, results or regions. */
 bool hlx_op_arity_ok(const hlx_op_t* op, char* why, size_t len);
+/* The first op of m (functions, then nested regions, in order) whose
+ * counts hlx_op_arity_ok refuses, with `why` filled; NULL if none. For
+ * front ends that add regions after making an op. */
+const hlx_op_t* hlx_module_first_bad_arity(const hlx_module_t* m, char* why,
+                                           size_t len);
 
 /* Attribute lookup by name; NULL when absent. */
 const hlx_attr_t* hlx_op_attr(const hlx_op_t* op, const char* name);

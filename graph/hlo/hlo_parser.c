@@ -60,6 +60,17 @@ hlx_status_t hlx_parse_hlo_module(const char* text, size_t len,
     return e.status ? e.status
                     : hlx_make_status(HLX_STATUS_INTERNAL, "HLO parse failed");
   }
+  /* As the StableHLO parser does: wrong counts stop here, so nothing that
+   * reads the module indexes past an op's operands, results or regions. */
+  char why[96];
+  const hlx_op_t* bad = hlx_module_first_bad_arity(m, why, sizeof why);
+  if (bad) {
+    hlx_status_t st = hlx_make_status(
+        HLX_STATUS_INVALID_ARGUMENT, "%s:%d:%d: %s %s",
+        filename ? filename : "<hlo>", bad->line, bad->col, bad->name, why);
+    hlx_module_destroy(m);
+    return st;
+  }
   *out = m;
   return NULL;
 }

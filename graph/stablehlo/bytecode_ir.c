@@ -276,12 +276,18 @@ static bool read_op(ir_t* ir, hlx_bc_stream_t* s, hlx_block_t* blk, bool in_func
     o->results[o->num_results] = v;
   }
   if (!append_op(ir, blk, cap, o)) return false;
-  if (op.nregions == 0) return true;
-  if (!(o->regions = hlx_bc_irmem(bc, op.nregions, sizeof(hlx_region_t*))) ||
-      !read_regions(ir, s, &op, R_OP, o->regions))
-    return false;
-  o->num_regions = (int32_t)op.nregions;
-  for (uint32_t i = 0; i < op.nregions; i++) o->regions[i]->parent = o;
+  if (op.nregions) {
+    if (!(o->regions = hlx_bc_irmem(bc, op.nregions, sizeof(hlx_region_t*))) ||
+        !read_regions(ir, s, &op, R_OP, o->regions))
+      return false;
+    o->num_regions = (int32_t)op.nregions;
+    for (uint32_t i = 0; i < op.nregions; i++) o->regions[i]->parent = o;
+  }
+  /* As the text parser does: wrong counts stop here, so nothing that
+   * reads the module indexes past an op's operands, results or regions. */
+  char why[96];
+  if (!hlx_op_arity_ok(o, why, sizeof why))
+    return hlx_bc_fail(bc, &at, "%s %s", o->name, why);
   return true;
 }
 

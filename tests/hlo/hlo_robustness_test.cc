@@ -162,4 +162,20 @@ TEST(HloRobustness, AdversarialInputs) {
   }
 }
 
+// Operand counts the op's StableHLO form does not take stop at parse,
+// with the instruction's position, as in the StableHLO parser.
+TEST(HloRobustness, WrongOperandCountsAreRefusedAtParse) {
+  const char* inputs[] = {
+      "ENTRY e {\n  p = f32[4] parameter(0)\n  ROOT s = f32[4] add(p)\n}",
+      "ENTRY e {\n  p = f32[4] parameter(0)\n  ROOT s = f32[4] negate(p, p)\n}",
+      "ENTRY e {\n  p = pred[4] parameter(0)\n  ROOT s = pred[4] select(p, p)\n}",
+  };
+  for (const char* in : inputs) {
+    Module m;
+    std::string err = hlx_test::ParseHlo(in, &m);
+    EXPECT_NE(err.find(":3:"), std::string::npos) << err << "\ninput: " << in;
+    EXPECT_NE(err.find("expects"), std::string::npos) << err;
+  }
+}
+
 }  // namespace
