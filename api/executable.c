@@ -195,32 +195,10 @@ hlx_status_t hlx_executable_create(const hlx_program_t* p,
   } else {
     st = hlx_pool_get_default(&e->pool);
   }
-  if (!st && (o.num_host_functions < 0 ||
-              (o.num_host_functions > 0 && !o.host_functions)))
-    st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                         "hlx_executable_create: host_functions is NULL or "
-                         "num_host_functions is negative");
   if (!st) e->parallel = hlx_pool_parallel(e->pool);
-  if (!st && o.num_host_functions > 0) {
-    e->host_functions = calloc((size_t)o.num_host_functions,
-                               sizeof(*e->host_functions));
-    if (!e->host_functions) st = hlx_status_oom();
-    for (int32_t i = 0; i < o.num_host_functions && !st; i++) {
-      const hlx_host_function_t* h = &o.host_functions[i];
-      if (!h->name || !h->fn) {
-        st = hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                             "hlx_executable_create: host function %d has no "
-                             "name or no function",
-                             i);
-        break;
-      }
-      e->host_functions[i].name = strdup(h->name);
-      e->host_functions[i].fn = h->fn;
-      e->host_functions[i].user = h->user;
-      e->num_host_functions = i + 1;
-      if (!e->host_functions[i].name) st = hlx_status_oom();
-    }
-  }
+  if (!st)
+    st = hlx_internal_host_functions(&o, &e->host_functions,
+                                     &e->num_host_functions);
   /* reusable_params: checked against the entry's parameter leaves. */
   bool* reusable = NULL;
   int32_t num_leaves = 0;
@@ -299,9 +277,7 @@ void hlx_executable_destroy(hlx_executable_t* e) {
   if (!e) return;
   hlx_lowered_module_destroy(e->lowered);
   hlx_pool_destroy(e->private_pool);
-  for (int32_t i = 0; i < e->num_host_functions; i++)
-    free((char*)e->host_functions[i].name);
-  free(e->host_functions);
+  hlx_internal_host_functions_free(e->host_functions, e->num_host_functions);
   free(e->params);
   free(e->results);
   free(e->result_layouts);

@@ -163,6 +163,161 @@ typedef struct hlx_host_function_t {
   void* user;
 } hlx_host_function_t;
 
+/* ---- host functions, version 2 (in the manner of XLA's FFI) -------------
+ *
+ * A version-2 host function gets one call frame, hlx_host_call_t, and
+ * reads from it what it needs: each operand's and result's description
+ * and layout, and the op's attributes as typed values (hlx_attrs_t below).
+ * So a JAX-style FFI call (api_version = 4, `mhlo.backend_config = {mode =
+ * 86 : ui8, ...}`, column-major operand_layouts) can be written in C.
+ * Everything the frame hands out is borrowed: the buffers during the call,
+ * the descriptions, names and attribute values while the executable
+ * lives. Called from a worker thread; must be thread-safe if the
+ * executable runs concurrently. Return NULL or a status
+ * (hlx_status_create) that fails the run; the attribute getters' errors
+ * name the target and the attribute and can be returned as they are.
+ *
+ * Buffers are in the layouts the op declares: operand i's as
+ * operand_layouts[i] says, result i's as result_layouts[i] (XLA's
+ * minor_to_major; JAX's CPU calls pass matrices column-major, {0, 1});
+ * without those attributes, row-major. hlx converts its row-major values
+ * into those layouts before the call and the results back after it.
+ * Tuple operands and results are flattened into their leaves, in order
+ * (they cannot have layouts); a token is an empty pred[0] without data.
+ * Result buffers start with unspecified contents: write them whole. */
+typedef struct hlx_host_call_t hlx_host_call_t;
+typedef hlx_status_t (*hlx_host_function_v2_fn)(void* user,
+                                                const hlx_host_call_t* call);
+typedef struct hlx_host_function_v2_t {
+  const char* name; /* the custom_call's call_target_name */
+  hlx_host_function_v2_fn fn;
+  void* user;
+} hlx_host_function_v2_t;
+
+/* One operand or result (leaf) of a call. */
+typedef struct hlx_host_buffer_t {
+  hlx_tensor_desc_t desc; /* element type, rank, dims */
+  /* desc.rank entries: the layout of `data` (row-major: rank-1, ..., 0) */
+  int32_t minor_to_major[HLX_MAX_DIMS];
+  void* data;   /* operands: read only; NULL when bytes is 0 */
+  size_t bytes; /* size of data */
+} hlx_host_buffer_t;
+
+/* The custom_call's call_target_name ("" if call is NULL). */
+const char* hlx_host_call_target(const hlx_host_call_t* call);
+int32_t hlx_host_call_num_operands(const hlx_host_call_t* call);
+int32_t hlx_host_call_num_results(const hlx_host_call_t* call);
+/* Operand / result leaf i into *out; an index out of range fails with
+ * OUT_OF_RANGE naming the target. */
+hlx_status_t hlx_host_call_operand(const hlx_host_call_t* call, int32_t i,
+                                   hlx_host_buffer_t* out);
+hlx_status_t hlx_host_call_result(const hlx_host_call_t* call, int32_t i,
+                                  hlx_host_buffer_t* out);
+
+/* Attributes: a read-only dictionary of typed values (borrowed, lives
+ * with the executable). */
+typedef struct hlx_attrs_t hlx_attrs_t;
+/* The FFI attributes of the call: the dictionary of `mhlo.backend_config`
+ * (api_version 4, as JAX writes it) or of a dictionary `backend_config`;
+ * empty when the call has a string backend_config or none. */
+const hlx_attrs_t* hlx_host_call_attrs(const hlx_host_call_t* call);
+/* Every attribute of the op as written (call_target_name,
+ * operand_layouts, mhlo.frontend_attributes, ...), plus StableHLO's
+ * defaults for those it leaves out: backend_config (a string, "" if
+ * absent; older calls keep their configuration there, FFI calls may have
+ * a dictionary), api_version (int, 1), has_side_effect (bool, false) and
+ * called_computations (string array of function names without '@'). */
+const hlx_attrs_t* hlx_host_call_op_attrs(const hlx_host_call_t* call);
+
+/* The type of an entry (stable values). */
+typedef enum hlx_attrs_type_t {
+  HLX_ATTRS_ABSENT = 0,       /* no entry of that name */
+  HLX_ATTRS_BOOL = 1,         /* true / false; a unit attribute is true */
+  HLX_ATTRS_INT = 2,          /* 76 : ui8, 5 (i64) */
+  HLX_ATTRS_FLOAT = 3,        /* 2.5 : f32 */
+  HLX_ATTRS_STRING = 4,       /* "abc"; a symbol @f gives "f" */
+  HLX_ATTRS_INT_ARRAY = 5,    /* array<i32: 1, 2>, [1, 2], dense<...> of
+                                 integers or i1 (flattened row-major) */
+  HLX_ATTRS_FLOAT_ARRAY = 6,  /* array<f32: 0.5>, [0.5], dense<...> */
+  HLX_ATTRS_STRING_ARRAY = 7, /* ["a", "b"], [@f, @g] */
+  HLX_ATTRS_DICT = 8,         /* {a = 1, ...}: hlx_attrs_get_dict */
+  HLX_ATTRS_OTHER = 9,        /* anything else (types, enums, nested
+                                 arrays, complex values): name only */
+} hlx_attrs_type_t;
+/* Entries in the order the op writes them; name_at is NULL for an index
+ * out of range. */
+int32_t hlx_attrs_count(const hlx_attrs_t* attrs);
+const char* hlx_attrs_name_at(const hlx_attrs_t* attrs, int32_t i);
+hlx_attrs_type_t hlx_attrs_type(const hlx_attrs_t* attrs, const char* name);
+/* The element type an INT, FLOAT or array entry declares (ui8 for `76 :
+ * ui8`; i64 / f64 when it declares none; pred for BOOL), else 0. */
+hlx_element_type_t hlx_attrs_element_type(const hlx_attrs_t* attrs,
+                                          const char* name);
+/* Typed getters: NULL and the value, or a status naming the target and
+ * the attribute: NOT_FOUND when there is no entry `name` (listing those
+ * there are), INVALID_ARGUMENT when it has another type. No conversions
+ * between types: an INT entry is not a float (read hlx_attrs_type first
+ * when a value may come in several forms). INT values of any integer type
+ * are widened to int64 (ui64 above INT64_MAX wraps); FLOAT values of any
+ * float type to double. Arrays and strings are borrowed (strings are
+ * NUL-terminated, *out_len counts their bytes and may be NULL); an empty
+ * array `[]` reads as an empty array of every kind. */
+hlx_status_t hlx_attrs_get_bool(const hlx_attrs_t* attrs, const char* name,
+                                bool* out_value);
+hlx_status_t hlx_attrs_get_int(const hlx_attrs_t* attrs, const char* name,
+                               int64_t* out_value);
+hlx_status_t hlx_attrs_get_float(const hlx_attrs_t* attrs, const char* name,
+                                 double* out_value);
+hlx_status_t hlx_attrs_get_string(const hlx_attrs_t* attrs, const char* name,
+                                  const char** out_value, size_t* out_len);
+hlx_status_t hlx_attrs_get_int_array(const hlx_attrs_t* attrs,
+                                     const char* name,
+                                     const int64_t** out_values,
+                                     int64_t* out_count);
+hlx_status_t hlx_attrs_get_float_array(const hlx_attrs_t* attrs,
+                                       const char* name,
+                                       const double** out_values,
+                                       int64_t* out_count);
+hlx_status_t hlx_attrs_get_string_array(const hlx_attrs_t* attrs,
+                                        const char* name,
+                                        const char* const** out_values,
+                                        int64_t* out_count);
+hlx_status_t hlx_attrs_get_dict(const hlx_attrs_t* attrs, const char* name,
+                                const hlx_attrs_t** out_dict);
+
+/* A registry of version-2 host functions, for code that collects them
+ * before compiling, such as `hlx run --custom-call-lib lib.so`. */
+typedef struct hlx_host_function_registry_t hlx_host_function_registry_t;
+hlx_status_t hlx_host_function_registry_create(
+    hlx_host_function_registry_t** out_registry);
+void hlx_host_function_registry_destroy(hlx_host_function_registry_t* r);
+/* Adds *f (name copied, fn not NULL); a name already in the registry
+ * fails with INVALID_ARGUMENT naming it. */
+hlx_status_t hlx_host_function_registry_add(hlx_host_function_registry_t* r,
+                                            const hlx_host_function_v2_t* f);
+/* The functions added, in order, as hlx_compile_options_t's
+ * host_functions_v2 takes them (borrowed until the next add or destroy;
+ * *out_count entries). */
+const hlx_host_function_v2_t* hlx_host_function_registry_functions(
+    const hlx_host_function_registry_t* r, int32_t* out_count);
+
+/* The registration entry point of a shared library of host functions
+ * (`hlx run --custom-call-lib lib.so`, `hlx check --custom-call-lib`):
+ * the library exports, with C linkage,
+ *
+ *   hlx_status_t hlx_register_host_functions(
+ *       hlx_host_function_registry_t* registry);
+ *
+ * which adds its functions with hlx_host_function_registry_add and
+ * returns NULL or an error status (its message is reported). The library
+ * calls hlx_* functions (registry, call frame, attributes, status) that
+ * the loading program provides: link it without -lhlx (the hlx tool
+ * exports its public API to the libraries it loads) or against
+ * libhlx.so for programs that use libhlx.so. */
+#define HLX_REGISTER_HOST_FUNCTIONS_SYMBOL "hlx_register_host_functions"
+typedef hlx_status_t (*hlx_register_host_functions_fn)(
+    hlx_host_function_registry_t* registry);
+
 typedef struct hlx_compile_options_t {
   size_t struct_size; /* set by hlx_compile_options_init */
   const char* entry;  /* function to run; NULL = hlx_program_entry */
@@ -242,6 +397,12 @@ typedef struct hlx_compile_options_t {
    * in a file, kernels/libs/fftw.h). HLX_FFTW_ESTIMATE=1 does the same for
    * every executable. false by default. */
   bool fast_compile;
+  /* Version-2 host functions (hlx_host_function_v2_t: descriptions,
+   * layouts, typed attributes), beside the version-1 host_functions
+   * (copied at hlx_executable_create). A name registered twice across
+   * both lists fails with INVALID_ARGUMENT. */
+  const hlx_host_function_v2_t* host_functions_v2;
+  int32_t num_host_functions_v2;
 } hlx_compile_options_t;
 void hlx_compile_options_init(hlx_compile_options_t* o);
 

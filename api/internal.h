@@ -103,6 +103,15 @@ struct hlx_executable_t {
   bool uses_probes;
 };
 
+/* The compile options' host functions (both versions) as the lowering
+ * takes them: *out (names copied) has *out_n entries, NULL if none
+ * (api/host_functions.c). */
+hlx_status_t hlx_internal_host_functions(const hlx_compile_options_t* o,
+                                         hlx_lower_host_function_t** out,
+                                         int32_t* out_n);
+void hlx_internal_host_functions_free(hlx_lower_host_function_t* fns,
+                                      int32_t n);
+
 /* An executable's boundary (api/layout.c). */
 /* Copies compile options' result layouts and allocator into e. */
 hlx_status_t hlx_internal_boundary_options(hlx_executable_t* e,

@@ -18,9 +18,15 @@ typedef hlx_status_t (*hlx_host_fn)(void* user, const void* const* inputs,
                                     int32_t num_inputs, void* const* outputs,
                                     int32_t num_outputs,
                                     const char* backend_config);
+/* Version 2 (api/hlx.h's hlx_host_function_v2_fn): one call frame with
+ * descriptions, layouts and attributes (graph/host_call.h). */
+typedef struct hlx_host_call_t hlx_host_call_t;
+typedef hlx_status_t (*hlx_host_fn_v2)(void* user,
+                                       const hlx_host_call_t* call);
 typedef struct hlx_lower_host_function_t {
   const char* name;
-  hlx_host_fn fn;
+  hlx_host_fn fn;       /* version 1, or NULL */
+  hlx_host_fn_v2 fn_v2; /* version 2, or NULL */
   void* user;
 } hlx_lower_host_function_t;
 

@@ -132,6 +132,8 @@ hlx_status_t hlx_lower_host_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
   const hlx_lower_options_t* o = &c->lm->options;
   for (int32_t i = 0; i < o->num_host_functions; i++) {
     if (strcmp(o->host_functions[i].name, target) != 0) continue;
+    if (o->host_functions[i].fn_v2)
+      return hlx_lower_host_call_v2(c, op, target, &o->host_functions[i]);
     host_call_args_t* a = hlx_lower_alloc(c, sizeof(*a));
     if (!a) return hlx_status_oom();
     a->f = o->host_functions[i];

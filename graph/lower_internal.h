@@ -199,6 +199,11 @@ hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
 /* custom_call of a registered host function (graph/lower_host.c). */
 hlx_status_t hlx_lower_host_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                  const char* target) HLX_MUST_USE;
+/* The same for a version-2 host function f (graph/lower_host_call.c). */
+hlx_status_t hlx_lower_host_call_v2(hlx_lower_ctx_t* c, const hlx_op_t* op,
+                                    const char* target,
+                                    const hlx_lower_host_function_t* f)
+    HLX_MUST_USE;
 
 /* Probe values of a run (graph/probe_store.c). */
 hlx_status_t hlx_probe_record(hlx_probe_store_t* s, const char* id,
