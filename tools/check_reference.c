@@ -10,6 +10,7 @@
 #include "base/dtype.h"
 #include "base/float_formats.h"
 #include "base/status.h"
+#include "tools/check_runner.h"
 
 static double elem(hlx_dtype_t t, const void* d, size_t i) {
   switch (t) {
@@ -81,7 +82,7 @@ static hlx_status_t run_once(const hlx_program_t* q, const char* entry,
                              hlx_buffer_t** args, int32_t n,
                              hlx_buffer_t*** out, int32_t* nr) {
   hlx_compile_options_t o;
-  hlx_compile_options_init(&o);
+  hlx_check_compile_options_init(&o); /* with --custom-call-lib's functions */
   o.num_threads = 1;
   o.entry = entry;
   o.fill_elided = fill_elided;

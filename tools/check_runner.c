@@ -23,6 +23,21 @@ const char* hlx_check_outcome_name(hlx_check_outcome_t o) {
   }
 }
 
+static const hlx_host_function_v2_t* g_host_functions;
+static int32_t g_num_host_functions;
+
+void hlx_check_set_host_functions(const hlx_host_function_v2_t* fns,
+                                  int32_t n) {
+  g_host_functions = fns;
+  g_num_host_functions = fns ? n : 0;
+}
+
+void hlx_check_compile_options_init(hlx_compile_options_t* o) {
+  hlx_compile_options_init(o);
+  o->host_functions_v2 = g_host_functions;
+  o->num_host_functions_v2 = g_num_host_functions;
+}
+
 static void report(hlx_check_callback cb, void* user, const char* name,
                    hlx_check_outcome_t o, const char* detail) {
   hlx_check_result_t r = {name, o, detail ? detail : ""};
@@ -38,7 +53,7 @@ static hlx_check_outcome_t run_function(const hlx_program_t* p, const char* fn,
   if (hlx_program_function_is_dynamic(p, fn))
     return hlx_check_dynamic(p, fn, why);
   hlx_compile_options_t o;
-  hlx_compile_options_init(&o);
+  hlx_check_compile_options_init(&o);
   o.entry = fn;
   hlx_executable_t* e = NULL;
   hlx_status_t st = hlx_executable_create(p, &o, &e);
@@ -280,7 +295,7 @@ static hlx_status_t make_args(const char* list, hlx_buffer_t*** out, int32_t* n)
 static hlx_status_t run_printing(const hlx_program_t* p, const char* fn,
                                  const run_line_t* rl, text_buf_t* t) {
   hlx_compile_options_t o;
-  hlx_compile_options_init(&o);
+  hlx_check_compile_options_init(&o);
   o.entry = fn;
   hlx_executable_t* e = NULL;
   hlx_buffer_t** args = NULL;

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "api/hlx.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,15 @@ int hlx_check_text(const char* text, size_t len, const char* display_path,
                    hlx_check_callback cb, void* user);
 
 const char* hlx_check_outcome_name(hlx_check_outcome_t o);
+
+/* Version-2 host functions the programs of later checks are compiled with
+ * (hlx check --custom-call-lib): borrowed, must outlive the checks; NULL
+ * and 0 (the default) for none. Not thread-safe: set before checking. */
+void hlx_check_set_host_functions(const hlx_host_function_v2_t* fns,
+                                  int32_t n);
+/* hlx_compile_options_init with those host functions (the checks' own
+ * compiles, check_runner.c and check_dynamic.c). */
+void hlx_check_compile_options_init(hlx_compile_options_t* o);
 
 #ifdef __cplusplus
 }

@@ -14,13 +14,14 @@
 
 #include "api/hlx.h"
 #include "tools/check_runner.h"
+#include "tools/custom_call_lib.h"
 #include "tools/file_util.h"
 #include "tools/run_command.h"
 
 static void usage(FILE* f) {
   fprintf(f,
           "usage:\n"
-          "  hlx check FILE_OR_DIR...\n"
+          "  hlx check FILE_OR_DIR... [--custom-call-lib LIB.so]...\n"
           "      Runs every program of StableHLO test files (each `// -----`\n"
           "      part); prints PASS, FAIL <why> or ERROR <why> per program\n"
           "      and a final `N passed, N failed` line. XLA HLO text (.hlo\n"
@@ -32,6 +33,7 @@ static void usage(FILE* f) {
           "          [--profile FILE.json] [--stats] [--max-isa NAME]\n"
           "          [--cpus LIST] [--reusable-params LIST] [--winograd]\n"
           "          [--fast-compile] [--replicas N] [--partitions N]\n"
+          "          [--custom-call-lib LIB.so]...\n"
           "      Runs @main of a StableHLO program (text or bytecode) or an\n"
           "      XLA HLO text file (its ENTRY computation; inputs from .npy\n"
           "      files in argument order, or\n"
@@ -57,6 +59,9 @@ static void usage(FILE* f) {
           "      replica1_out0.npy, replica1_partition0_out0.npy with\n"
           "      partitions), and --input takes one file per parameter (all\n"
           "      processes) or one per parameter of each process.\n"
+          "      --custom-call-lib (run and check; repeatable) loads a\n"
+          "      shared library of host functions for custom_call targets:\n"
+          "      it exports hlx_register_host_functions (api/hlx.h).\n"
           "  hlx print FILE [--format=stablehlo|hlo]\n"
           "      Parses FILE (StableHLO, or XLA HLO text, detected by its\n"
           "      content) and prints it as StableHLO (generic op form, the\n"
@@ -85,11 +90,47 @@ static void print_result(const hlx_check_result_t* r, void* user) {
   fflush(stdout);
 }
 
+/* hlx check's --custom-call-lib options, taken out of argv (the files
+ * and directories stay, *argc counts them); NULL on a usage error. */
+static const char** take_libs(int* argc, char** argv, int* num_libs) {
+  const char** libs = calloc((size_t)*argc + 1, sizeof(char*));
+  int n = 0, k = 0;
+  for (int i = 0; libs && i < *argc; i++) {
+    if (strcmp(argv[i], "--custom-call-lib") != 0) {
+      argv[k++] = argv[i];
+    } else if (i + 1 < *argc) {
+      libs[n++] = argv[++i];
+    } else {
+      fprintf(stderr, "hlx check: --custom-call-lib needs a library\n");
+      free(libs);
+      return NULL;
+    }
+  }
+  *argc = k;
+  *num_libs = n;
+  return libs;
+}
+
 static int cmd_check(int argc, char** argv) {
-  if (argc < 1) {
+  int num_libs = 0;
+  const char** lib_paths = take_libs(&argc, argv, &num_libs);
+  if (argc < 1 || !lib_paths) {
+    free(lib_paths);
     usage(stderr);
     return 2;
   }
+  hlx_custom_call_libs_t* libs = NULL;
+  hlx_status_t s = hlx_custom_call_libs_open(lib_paths, num_libs, &libs);
+  free(lib_paths);
+  if (s) {
+    fprintf(stderr, "hlx check: %s\n", hlx_status_get_message(s));
+    hlx_status_release(s);
+    return 2;
+  }
+  int32_t num_fns;
+  const hlx_host_function_v2_t* fns =
+      hlx_custom_call_libs_functions(libs, &num_fns);
+  hlx_check_set_host_functions(fns, num_fns);
   check_totals_t t = {0, 0};
   for (int i = 0; i < argc; i++) {
     struct stat st;
@@ -111,6 +152,8 @@ static int cmd_check(int argc, char** argv) {
     }
   }
   printf("%d passed, %d failed\n", t.passed, t.failed);
+  hlx_check_set_host_functions(NULL, 0);
+  hlx_custom_call_libs_close(libs);
   return t.failed ? 1 : 0;
 }
 

@@ -6,13 +6,14 @@
 #include <time.h>
 
 #include "api/hlx.h"
+#include "tools/custom_call_lib.h"
 #include "tools/file_util.h"
 #include "tools/npy.h"
 #include "tools/profile.h"
 #include "tools/random_fill.h"
 #include "tools/summary.h"
 
-enum { kMaxInputs = 1024 };
+enum { kMaxInputs = 1024, kMaxLibs = 64 };
 
 typedef struct run_options_t {
   const char* file;
@@ -32,6 +33,8 @@ typedef struct run_options_t {
   bool fast_compile;    /* --fast-compile: fast_compile compile option */
   int replicas;         /* --replicas N (0: the module's, else 1) */
   int partitions;       /* --partitions N (0: the module's, else 1) */
+  const char* libs[kMaxLibs]; /* --custom-call-lib LIB.so, in order */
+  int num_libs;
 } run_options_t;
 
 /* A --replicas / --partitions value: [1, 65536]. */
@@ -58,6 +61,14 @@ static int parse_args(int argc, char** argv, run_options_t* o) {
         return -1;
       }
       o->inputs[o->num_inputs++] = next;
+      i++;
+    } else if (strcmp(a, "--custom-call-lib") == 0 && next) {
+      if (o->num_libs == kMaxLibs) {
+        fprintf(stderr, "hlx run: more than %d --custom-call-lib\n",
+                kMaxLibs);
+        return -1;
+      }
+      o->libs[o->num_libs++] = next;
       i++;
     } else if (strcmp(a, "--output-dir") == 0 && next) {
       o->output_dir = next;
@@ -371,7 +382,10 @@ static hlx_status_t run(const run_options_t* o) {
   hlx_client_t* client = NULL;
   int32_t* reusable = NULL;
   int32_t num_reusable = 0;
+  hlx_custom_call_libs_t* libs = NULL;
   hlx_status_t s = hlx_read_file(o->file, &text, &len);
+  if (!s && o->num_libs)
+    s = hlx_custom_call_libs_open(o->libs, o->num_libs, &libs);
   if (!s) s = hlx_program_parse(text, len, o->file, 1, &p);
   if (!s) s = specialize_to_inputs(o, &p);
   if (!s && o->reusable)
@@ -401,6 +415,8 @@ static hlx_status_t run(const run_options_t* o) {
     /* 0: the module's mhlo.num_replicas / mhlo.num_partitions, else 1. */
     co.num_replicas = o->replicas;
     co.num_partitions = o->partitions;
+    co.host_functions_v2 =
+        hlx_custom_call_libs_functions(libs, &co.num_host_functions_v2);
     s = hlx_executable_create(p, &co, &e);
   }
   /* A replicated program runs every process; np and nr count the
@@ -465,6 +481,7 @@ static hlx_status_t run(const run_options_t* o) {
   free(results);
   free(params);
   hlx_executable_destroy(e);
+  hlx_custom_call_libs_close(libs);
   hlx_client_destroy(client);
   free(reusable);
   hlx_program_destroy(p);

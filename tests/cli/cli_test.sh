@@ -6,15 +6,7 @@
 set -uo pipefail
 HLX="$1"
 EXAMPLE="$2"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-expect() { # description, command output, grep pattern
-  if ! grep -qE -- "$3" <<<"$2"; then
-    echo "FAILED: $1: output lacks /$3/:"; echo "$2" | head -20
-    fails=$((fails + 1))
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 out=$("$HLX" run "$EXAMPLE" --iterations 3 --output-dir "$tmp" 2>&1)
 expect "run prints the result" "$out" '^result 0: f32\[8,10\] first=\['
