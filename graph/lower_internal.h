@@ -196,6 +196,30 @@ hlx_status_t hlx_lower_quant_params(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     struct hlx_quant_params_t* out)
     HLX_MUST_USE;
 
+/* The native keys of a sort comparator block (2n scalar arguments, a
+ * terminator returning one i1) when it is a lexicographic chain of key
+ * compares, as JAX and XLA emit them; false for any other comparator.
+ * keys has room for HLX_SORT_MAX_KEYS (graph/lower_sort.c). */
+#define HLX_SORT_MAX_KEYS 16
+struct hlx_sort_key_t;
+bool hlx_lower_sort_keys(const hlx_block_t* b, struct hlx_sort_key_t* keys,
+                         int32_t* num_keys);
+
+/* A comparator plan (2n scalar parameters, then its captures, -> one i1)
+ * as hlx_ref_sort_custom's `less`: it runs the plan on element lhs and rhs
+ * of each of the n operands `in` (params has room for 2n + captures, the
+ * captures already in place). */
+typedef struct hlx_lower_plan_less_t {
+  const hlx_plan_t* plan;
+  int32_t n;
+  const size_t* elem_size;
+  const void* const* in;
+  const void** params;
+  hlx_run_ctx_t* ctx;
+} hlx_lower_plan_less_t;
+hlx_status_t hlx_lower_plan_less(void* user, int64_t lhs, int64_t rhs,
+                                 bool* less) HLX_MUST_USE;
+
 /* custom_call of a registered host function (graph/lower_host.c). */
 hlx_status_t hlx_lower_host_call(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                  const char* target) HLX_MUST_USE;

@@ -1,7 +1,8 @@
 /* The custom-call targets JAX's CPU exports name, built in
  * (graph/lower_jax_custom_call.c: the target table, identities,
  * shape_assertion; lower_jax_lapack.c: lapack_* / blas_*;
- * lower_jax_fft.c: ducc_fft / dynamic_ducc_fft). Shared helpers. */
+ * lower_jax_fft.c: ducc_fft / dynamic_ducc_fft; lower_jax_approx_top_k.c:
+ * ApproxTopK / stablehlo.dynamic_approx_top_k). Shared helpers. */
 #ifndef HLX_GRAPH_LOWER_JAX_H_
 #define HLX_GRAPH_LOWER_JAX_H_
 
@@ -20,6 +21,11 @@ hlx_status_t hlx_lower_jax_lapack(hlx_lower_ctx_t* c, const hlx_op_t* op,
 /* ducc_fft / dynamic_ducc_fft. */
 hlx_status_t hlx_lower_jax_ducc_fft(hlx_lower_ctx_t* c, const hlx_op_t* op,
                                     const char* target) HLX_MUST_USE;
+
+/* ApproxTopK / stablehlo.dynamic_approx_top_k, computed exactly. */
+hlx_status_t hlx_lower_jax_approx_top_k(hlx_lower_ctx_t* c,
+                                        const hlx_op_t* op,
+                                        const char* target) HLX_MUST_USE;
 
 /* An error "TARGET: message" on op (a custom_call). */
 hlx_status_t hlx_jax_error(const hlx_op_t* op, const char* target,

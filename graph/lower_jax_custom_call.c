@@ -279,6 +279,8 @@ static const struct {
     {"annotate_device_placement", lower_identity},
     {"shape_assertion", lower_shape_assertion},
     {"stablehlo.dynamic_top_k", lower_dynamic_top_k},
+    {"stablehlo.dynamic_approx_top_k", hlx_lower_jax_approx_top_k},
+    {"ApproxTopK", hlx_lower_jax_approx_top_k},
     {"ducc_fft", hlx_lower_jax_ducc_fft},
     {"dynamic_ducc_fft", hlx_lower_jax_ducc_fft},
 };

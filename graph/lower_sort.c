@@ -14,7 +14,7 @@
 #include "kernels/sort.h"
 #include "kernels/sort_radix.h"
 
-enum { kMaxSortOperands = 64, kMaxSortKeys = 16 };
+enum { kMaxSortOperands = 64, kMaxSortKeys = HLX_SORT_MAX_KEYS };
 
 /* ---- comparator recognition ---------------------------------------------- */
 
@@ -198,6 +198,14 @@ static bool match_keys(const hlx_block_t* b, const hlx_value_t* v,
   return false;
 }
 
+bool hlx_lower_sort_keys(const hlx_block_t* b, hlx_sort_key_t* keys,
+                         int32_t* num_keys) {
+  const hlx_op_t* ret = b->num_ops ? b->ops[b->num_ops - 1] : NULL;
+  *num_keys = 0;
+  return ret && ret->num_operands == 1 &&
+         match_keys(b, ret->operands[0], keys, num_keys);
+}
+
 /* ---- tasks ----------------------------------------------------------------- */
 
 typedef struct sort_args_t {
@@ -227,25 +235,17 @@ static hlx_status_t run_sort_native(const void* args, void* const* in,
                       a->num_keys, (const void* const*)in, out);
 }
 
-typedef struct region_cmp_t {
-  const sort_args_t* a;
-  void* const* in;
-  const void** params; /* 2n + captures */
-  hlx_run_ctx_t* ctx;
-} region_cmp_t;
-
-static hlx_status_t region_less(void* user, int64_t lhs, int64_t rhs,
-                                bool* less) {
-  region_cmp_t* r = user;
-  const sort_args_t* a = r->a;
-  for (int32_t k = 0; k < a->n; k++) {
+hlx_status_t hlx_lower_plan_less(void* user, int64_t lhs, int64_t rhs,
+                                 bool* less) {
+  hlx_lower_plan_less_t* r = user;
+  for (int32_t k = 0; k < r->n; k++) {
     const unsigned char* base = r->in[k];
-    r->params[2 * k] = base + (size_t)lhs * a->elem_size[k];
-    r->params[2 * k + 1] = base + (size_t)rhs * a->elem_size[k];
+    r->params[2 * k] = base + (size_t)lhs * r->elem_size[k];
+    r->params[2 * k + 1] = base + (size_t)rhs * r->elem_size[k];
   }
   uint8_t pred = 0;
   void* res[1] = {&pred};
-  HLX_RETURN_IF_ERROR(hlx_plan_execute(a->body, r->params, res, r->ctx));
+  HLX_RETURN_IF_ERROR(hlx_plan_execute(r->plan, r->params, res, r->ctx));
   *less = pred != 0;
   return NULL;
 }
@@ -258,10 +258,11 @@ static hlx_status_t run_sort_region(const void* args, void* const* in,
   if (!params) return hlx_status_oom();
   for (int32_t c = 0; c < a->num_captures; c++)
     params[2 * a->n + c] = in[a->n + c];
-  region_cmp_t r = {a, in, params, ctx};
-  hlx_status_t st =
-      hlx_ref_sort_custom(a->n, a->elem_size, a->rank, a->dims, a->axis,
-                          region_less, &r, (const void* const*)in, out);
+  hlx_lower_plan_less_t r = {a->body, a->n, a->elem_size,
+                             (const void* const*)in, params, ctx};
+  hlx_status_t st = hlx_ref_sort_custom(a->n, a->elem_size, a->rank, a->dims,
+                                        a->axis, hlx_lower_plan_less, &r,
+                                        (const void* const*)in, out);
   free(params);
   return st;
 }

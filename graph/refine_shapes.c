@@ -810,6 +810,59 @@ static hlx_status_t refine_dynamic_top_k(fn_ctx_t* f, hlx_op_t* op) {
   return NULL;
 }
 
+/* custom_call @stablehlo.dynamic_approx_top_k(inputs..., initial values...,
+ * k[, result shapes...]) (JAX's shape-polymorphic approx_max_k): each
+ * result takes the shape its operand in indices_of_shape_operands gives
+ * (as JAX writes it), else input 0's shape with reduction_dim
+ * (mhlo.backend_config) of size k. It stays a custom_call, which
+ * graph/lower_jax_approx_top_k.c runs. */
+static hlx_status_t refine_dynamic_approx_top_k(fn_ctx_t* f, hlx_op_t* op) {
+  int32_t n = op->num_results;
+  const hlx_type_t* o =
+      n >= 1 && op->num_operands >= 2 * n + 1 ? ot(op, 0) : NULL;
+  if (!o || o->kind != HLX_TYPE_TENSOR || o->rank < 1 ||
+      !hlx_type_is_static(o))
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "stablehlo.dynamic_approx_top_k takes N static inputs, N "
+                  "initial values and k, and returns N results");
+  int64_t idx[HLX_MAX_RANK];
+  const hlx_attr_t* shapes = attr(op, "indices_of_shape_operands");
+  if (shapes) {
+    if (attr_ints(shapes, idx, HLX_MAX_RANK) != n)
+      return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                    "indices_of_shape_operands must name one operand per "
+                    "result");
+    for (int32_t r = 0; r < n; r++) {
+      known_t* k = idx[r] >= 0 && idx[r] < op->num_operands
+                       ? kn(f, op->operands[idx[r]])
+                       : NULL;
+      HLX_RETURN_IF_ERROR(need_known(op, k, (int32_t)idx[r], o->rank,
+                                     "result shape"));
+      HLX_RETURN_IF_ERROR(set_result(f, op, r, o->rank, k->v));
+    }
+    return NULL;
+  }
+  const hlx_attr_t* cfg = attr(op, "mhlo.backend_config");
+  int64_t rd = attr_int(field(cfg, "reduction_dim"), -1);
+  const hlx_attr_t* agg = field(cfg, "aggregate_to_topk");
+  if (agg && agg->kind == HLX_ATTR_BOOL && !agg->b)
+    return op_err(op, HLX_STATUS_UNIMPLEMENTED,
+                  "stablehlo.dynamic_approx_top_k: aggregate_to_topk = "
+                  "false needs indices_of_shape_operands");
+  known_t* k = kn(f, op->operands[2 * n]);
+  HLX_RETURN_IF_ERROR(need_known(op, k, 2 * n, 1, "k"));
+  if (rd < 0 || rd >= o->rank || k->v[0] < 0)
+    return op_err(op, HLX_STATUS_INVALID_ARGUMENT,
+                  "stablehlo.dynamic_approx_top_k: reduction_dim %lld must "
+                  "be in [0, %d) and k = %lld >= 0",
+                  (long long)rd, (int)o->rank, (long long)k->v[0]);
+  memcpy(idx, o->dims, sizeof(int64_t) * (size_t)o->rank);
+  idx[rd] = k->v[0];
+  for (int32_t r = 0; r < n; r++)
+    HLX_RETURN_IF_ERROR(set_result(f, op, r, o->rank, idx));
+  return NULL;
+}
+
 /* custom_call @stablehlo.dynamic_rng_bit_generator(state, shape)
  * {rng_algorithm}: the output takes the shape's values; made
  * rng_bit_generator. */
@@ -1309,6 +1362,9 @@ static hlx_status_t refine_op(fn_ctx_t* f, hlx_op_t* op) {
       if (tn && tn->kind == HLX_ATTR_STRING &&
           !strcmp(tn->str, "stablehlo.dynamic_rng_bit_generator"))
         return refine_dynamic_rng(f, op);
+      if (tn && tn->kind == HLX_ATTR_STRING &&
+          !strcmp(tn->str, "stablehlo.dynamic_approx_top_k"))
+        return refine_dynamic_approx_top_k(f, op);
       return op_err(op, HLX_STATUS_UNIMPLEMENTED,
                     "no shape rule for a dynamically shaped result of this "
                     "custom_call target yet");
