@@ -157,7 +157,8 @@ static hlx_status_t array_text(conv_t* v, const char* s, hlx_host_attr_t* e) {
   }
   /* Re-read the stored values at their own width (little-endian). */
   size_t es = hlx_dtype_size(dt);
-  for (int64_t k = 0; ok && k < count; k++) memmove((char*)bits + k * es, &bits[k], es);
+  for (int64_t k = 0; ok && k < count; k++)
+    memmove((char*)bits + k * es, &bits[k], es);
   hlx_status_t st = ok ? numbers(v, dt, bits, count, e) : NULL;
   free(bits);
   return st;
@@ -182,8 +183,9 @@ static hlx_status_t convert_array(conv_t* v, const hlx_attr_t* a,
                : t0               ? t0->dtype
                : floats           ? HLX_DTYPE_F64
                                   : HLX_DTYPE_S64;
-    int64_t* iv = ints ? conv_alloc(v, (size_t)a->count, sizeof(int64_t)) : NULL;
-    double* fv = ints ? NULL : conv_alloc(v, (size_t)a->count, sizeof(double));
+    size_t n = (size_t)a->count;
+    int64_t* iv = ints ? conv_alloc(v, n, sizeof(int64_t)) : NULL;
+    double* fv = ints ? NULL : conv_alloc(v, n, sizeof(double));
     if (!iv && !fv) return hlx_status_oom();
     for (int32_t i = 0; i < a->count; i++) {
       const hlx_attr_t* x = a->items[i];

@@ -127,7 +127,8 @@ hlx_status_t hlx_lower_host_call_v2(hlx_lower_ctx_t* c, const hlx_op_t* op,
   HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, false, &ins, &nin));
   HLX_RETURN_IF_ERROR(hlx_lower_flatten(c, op, true, &outs, &nout));
   int32_t n = nin + nout;
-  hlx_host_leaf_t* leaves = hlx_lower_alloc(c, sizeof *leaves * (size_t)(n + 1));
+  hlx_host_leaf_t* leaves =
+      hlx_lower_alloc(c, sizeof *leaves * (size_t)(n + 1));
   if (!leaves) return hlx_status_oom();
   memset(leaves, 0, sizeof *leaves * (size_t)(n + 1));
   int32_t k = 0;
