@@ -99,8 +99,8 @@ hlx_status_t hlx_program_function_arg_desc(const hlx_program_t* p,
  * computations are folded, and dynamic_broadcast_in_dim, dynamic_iota,
  * dynamic_reshape, real_dynamic_slice, dynamic_pad, dynamic_gather,
  * dynamic_conv, get_dimension_size and the custom calls
- * stablehlo.dynamic_top_k / stablehlo.dynamic_rng_bit_generator become
- * their static forms. Inconsistent shapes (a dimension value that
+ * stablehlo.dynamic_top_k / stablehlo.dynamic_rng_bit_generator /
+ * stablehlo.dynamic_approx_top_k become their static forms. Inconsistent shapes (a dimension value that
  * disagrees with an input's dim) or a shape that cannot be computed fail
  * with INVALID_ARGUMENT naming the op and the rule; p is unchanged. Compile
  * the result with hlx_executable_create and run it on the same arguments;
