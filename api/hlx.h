@@ -389,7 +389,8 @@ typedef struct hlx_compile_options_t {
   /* 3x3 stride-1 f32 convolutions may use oneDNN's Winograd kernels
    * (F(4x4,3x3): ~2.25x fewer multiplications; the rounding differs from
    * a direct convolution, ~1e-6 of the output's magnitude on ResNet-50,
-   * and the transformed weights take more memory). false by default;
+   * a relu fused into such a convolution gives 0 for NaN, and the
+   * transformed weights take more memory). false by default;
    * HLX_CONV_WINOGRAD=1 turns it on for every executable. */
   bool conv_winograd;
   /* Spend less time compiling, at some cost in run time: FFT plans use

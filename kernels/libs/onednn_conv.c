@@ -256,6 +256,13 @@ static const band_prim_t* band_find(const hlx_onednn_conv_t* cv,
  * regions gave 0.12-0.94 (each region waits for a time slice).
  * HLX_CONV_NO_BANDS=1 turns it off (A/B switch, read at creation).
  * Declines (num_bands = 0) when a band primitive would differ. */
+/* oneDNN's Winograd kernels take its relu but not the elu that keeps NaN
+ * (hlx_dnnl_add_post_ops): with them a fused relu gives 0 for NaN, part
+ * of the option's different rounding (README). */
+static bool wino_relu(const hlx_onednn_conv_desc_t* d) {
+  return d->winograd && !d->transposed;
+}
+
 static void band_build(hlx_onednn_conv_t* cv, int32_t pins) {
   const hlx_onednn_conv_desc_t* d = &cv->d;
   const char* off = getenv("HLX_CONV_NO_BANDS");
@@ -320,7 +327,7 @@ static void band_build(hlx_onednn_conv_t* cv, int32_t pins) {
       int32_t sum_index;
       hlx_status_t pst =
           hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 4, dd, ds,
-                                1, post_md, &sum_index);
+                                1, false, post_md, &sum_index);
       ok = !pst;
       hlx_status_free(pst);
     }
@@ -585,7 +592,8 @@ static hlx_status_t conv_build(hlx_onednn_conv_t* cv) {
     if (!attr) return hlx_status_oom();
     hlx_status_t pst =
         hlx_dnnl_add_post_ops(attr, d->num_post_ops, d->post_ops, 2 + ns, dd,
-                              ds, 1, cv->post_md, &cv->sum_index);
+                              ds, 1, wino_relu(d), cv->post_md,
+                              &cv->sum_index);
     if (pst) {
       dnnl_primitive_attr_destroy(attr);
       return pst;
@@ -856,8 +864,9 @@ hlx_status_t hlx_onednn_conv_run_ex(const hlx_onednn_conv_t* cv,
     if ((s = hlx_dnnl_mem_add(&ml, &cv->post_md[i], post_args[i], &pm)) !=
         dnnl_success)
       goto done;
+    int32_t k = hlx_dnnl_post_op_index(cv->d.post_ops, i, wino_relu(&cv->d));
     args[na++] = (dnnl_exec_arg_t){
-        DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
+        DNNL_ARG_ATTR_MULTIPLE_POST_OP(k) | DNNL_ARG_SRC_1, pm};
   }
   hlx_dnnl_scope_t scope;
   hlx_dnnl_scope_enter(&scope, cv->d.threads);

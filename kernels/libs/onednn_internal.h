@@ -69,12 +69,20 @@ void* hlx_dnnl_workspace(size_t bytes);
 dnnl_primitive_attr_t hlx_dnnl_user_scratchpad_attr(void);
 
 /* Appends the post-ops to attr (binary operands' descriptors in mds[i]);
- * *full receives the index of a whole-tensor add turned into a sum, or -1. */
+ * *full receives the index of a whole-tensor add turned into a sum, or -1.
+ * relu keeps NaN (two oneDNN post-ops) unless relu_flushes_nan (one, which
+ * gives 0 for NaN: for kernels that take no other, Winograd's). */
 hlx_status_t hlx_dnnl_add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
                                    const hlx_onednn_post_op_t* ops, int nd,
                                    const dnnl_dims_t dims,
                                    const dnnl_dims_t strides, int feature,
+                                   bool relu_flushes_nan,
                                    dnnl_memory_desc_t* mds, int32_t* full);
+
+/* oneDNN's index of post-op i (DNNL_ARG_ATTR_MULTIPLE_POST_OP) as
+ * hlx_dnnl_add_post_ops appended them. */
+int32_t hlx_dnnl_post_op_index(const hlx_onednn_post_op_t* ops, int32_t i,
+                               bool relu_flushes_nan);
 
 /* Whether some of the post-ops read a second operand (post_args). */
 bool hlx_dnnl_post_ops_need_args(int32_t n, const hlx_onednn_post_op_t* ops);

@@ -102,7 +102,7 @@ static hlx_status_t matmul_build(void* obj, const void* key) {
             : hlx_dnnl_add_post_ops(
                   attr, d->num_post_ops, d->post_ops, mm->c_md.ndims,
                   mm->c_md.dims, mm->c_md.format_desc.blocking.strides,
-                  mm->c_md.ndims - 1, mm->post_md, &mm->sum_index);
+                  mm->c_md.ndims - 1, false, mm->post_md, &mm->sum_index);
     if (pst) {
       dnnl_primitive_attr_destroy(attr);
       return pst;
@@ -239,8 +239,9 @@ hlx_status_t hlx_onednn_matmul_run_ex(const hlx_onednn_matmul_t* mm,
       hlx_dnnl_mem_free(&ml);
       return hlx_dnnl_error(s, "matmul post-op memory");
     }
+    int32_t k = hlx_dnnl_post_op_index(mm->d.post_ops, i, false);
     args[na++] = (dnnl_exec_arg_t){
-        DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, pm};
+        DNNL_ARG_ATTR_MULTIPLE_POST_OP(k) | DNNL_ARG_SRC_1, pm};
   }
   hlx_dnnl_scope_t scope;
   hlx_dnnl_scope_enter(&scope, mm->d.threads);

@@ -50,6 +50,9 @@ struct Case {
   // Weights, mean and scale as constants: the leading affine steps fold
   // into the weights and a bias (rounding differs, hence the tolerance).
   bool constants = false;
+  // NaN and Inf in the input and the residual; the fused plan must give
+  // NaN exactly where the unfused one does.
+  bool specials = false;
   double tol = 1e-6;
 };
 
@@ -244,24 +247,36 @@ void Check(const Case& c) {
   std::uniform_real_distribution<float> u(-1, 1);
   for (int trial = 0; trial < 2; trial++) {
     std::vector<std::vector<float>> in;
-    for (auto& d : shapes) {
-      std::vector<float> v(Count(d));
+    for (size_t k = 0; k < shapes.size(); k++) {
+      std::vector<float> v(Count(shapes[k]));
       for (auto& x : v) x = u(rng);
+      if (c.specials && k == 0) v[3] = NAN, v[7] = INFINITY;  // x
+      if (c.specials && k == 5)  // the residual
+        for (size_t i = 0; i < v.size(); i += 5)
+          v[i] = i % 3 == 0 ? NAN : i % 3 == 1 ? -INFINITY : INFINITY;
       in.push_back(v);
     }
     auto a = RunPlan(pe, in), b = RunPlan(pu, in);
     ASSERT_EQ(a.size(), b.size());
     for (size_t r = 0; r < a.size(); r++) {
       double big = 0;
-      for (float y : b[r]) big = std::fmax(big, std::fabs(y));
+      for (float y : b[r])
+        if (std::isfinite(y)) big = std::fmax(big, std::fabs(y));
       ASSERT_GT(big, 0);
-      int bad = 0;
-      for (size_t i = 0; i < a[r].size() && bad < 5; i++)
-        if (!(std::fabs(a[r][i] - b[r][i]) <= c.tol * big)) {
+      int bad = 0, nan = 0;
+      for (size_t i = 0; i < a[r].size() && bad < 5; i++) {
+        nan += std::isnan(b[r][i]);
+        bool ok = std::isnan(b[r][i])
+                      ? std::isnan(a[r][i])
+                      : a[r][i] == b[r][i] ||
+                            std::fabs(a[r][i] - b[r][i]) <= c.tol * big;
+        if (!ok) {
           ADD_FAILURE() << "result " << r << " element " << i << ": "
                         << a[r][i] << " vs " << b[r][i];
           bad++;
         }
+      }
+      if (c.specials) EXPECT_GT(nan, 0);
     }
   }
 }
@@ -376,6 +391,27 @@ TEST(DotEpilogue, FullChainAndResidual) {
   c.dot = true, c.h = 65, c.ci = 128, c.co = 72, c.residual = true;
   c.expect_steps = 5, c.sum_after_binary = true;
   Check(c);
+}
+
+// maximum(x, 0) of a NaN is NaN (StableHLO's maximum propagates NaN, as
+// the unfused kernel does) and of -Inf is 0. oneDNN's relu post-op
+// computes vmaxps(x, 0), which gives 0 for a NaN, so a NaN reaching a
+// fused relu vanished (found by the fusion net, fusion_fuzz_test: a
+// residual or bias holding a NaN).
+TEST(Epilogue, ReluKeepsNaN) {
+  for (int kind = 0; kind < 3; kind++) {  // conv NHWC, conv NCHW, dot
+    Case c{kind == 0   ? "nhwc relu of NaN"
+           : kind == 1 ? "nchw relu of NaN"
+                       : "dot relu of NaN"};
+    c.dot = kind == 2, c.nchw = kind == 1, c.sub = false, c.mul = 0;
+    c.specials = true, c.expect_steps = 2;
+    // The residual adds NaN/Inf after the product (NCHW: not a post-op,
+    // the NaN come through the input). No bias with it: a sum after a
+    // binary post-op has only oneDNN's reference kernel below AVX-512.
+    c.residual = !c.nchw, c.bias = c.nchw;
+    if (c.dot) c.h = 70, c.ci = 96, c.co = 80;
+    Check(c);
+  }
 }
 
 TEST(DotEpilogue, NotApplied) {
