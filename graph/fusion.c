@@ -322,18 +322,29 @@ static int32_t sole_reader_group(const hlx_block_t* b, const hlx_fusion_t* f,
   return seen == uses - 1 ? reader : -1;
 }
 
-/* Adds the cheap chains (see above) to their readers' member lists. */
+/* Adds the cheap chains (see above) to their readers' member lists.
+ * A group is a reader (extra_of) or gives its chain away (gives), not
+ * both: a reader's chain may read the value the reader recomputes, which
+ * its home group no longer writes, so a second reader recomputing that
+ * chain would read a value nobody defines. */
 static hlx_status_t recompute_cheap(const hlx_block_t* b, const int32_t* uses,
                                     hlx_fusion_t* f) {
   const char* off = getenv("HLX_NO_FUSION_RECOMPUTE");
   if (off && *off && *off != '0') return NULL;
   int32_t ng = f->num_groups;
   int32_t* extra_of = malloc(((size_t)ng + 1) * sizeof(int32_t));
-  if (!extra_of) return hlx_status_oom();
+  unsigned char* gives = calloc((size_t)ng + 1, 1);
+  if (!extra_of || !gives) {
+    free(extra_of);
+    free(gives);
+    return hlx_status_oom();
+  }
   for (int32_t g = 0; g < ng; g++) extra_of[g] = -1;
   int32_t added = 0;
   for (int32_t a = 0; a < ng; a++) {
-    if (f->head[a] >= 0 || f->reduce[a] < 0 || !f->keeps_value[a]) continue;
+    if (f->head[a] >= 0 || f->reduce[a] < 0 || !f->keeps_value[a] ||
+        extra_of[a] >= 0)
+      continue;
     int32_t na = f->start[a + 1] - f->start[a] - 1; /* without the reduce */
     const hlx_value_t* v = b->ops[f->member[f->start[a] + na - 1]]->results[0];
     bool cheap = true;
@@ -341,7 +352,7 @@ static hlx_status_t recompute_cheap(const hlx_block_t* b, const int32_t* uses,
       cheap = cheap_member(b->ops[f->member[f->start[a] + m]]);
     int32_t r = cheap ? sole_reader_group(b, f, a, v, uses[v->id]) : -1;
     /* One chain per reader keeps the rebuild simple. */
-    if (r < 0 || extra_of[r] >= 0 ||
+    if (r < 0 || extra_of[r] >= 0 || gives[r] ||
         f->start[r + 1] - f->start[r] + na > HLX_FUSION_MAX_MEMBERS)
       continue;
     const hlx_type_t* rt =
@@ -349,9 +360,11 @@ static hlx_status_t recompute_cheap(const hlx_block_t* b, const int32_t* uses,
             ->results[0]->type;
     if (!same_dims(v->type, rt)) continue;
     extra_of[r] = a;
+    gives[a] = 1;
     f->keeps_value[a] = 0;
     added += na;
   }
+  free(gives);
   if (!added) {
     free(extra_of);
     return NULL;

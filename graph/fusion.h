@@ -18,7 +18,8 @@
  * A cheap chain (broadcasts, add/subtract/multiply/max/min, negate) that
  * ends in such a reduce and whose value only one later group reads is
  * also recomputed by that group (member of both lists; group_of names the
- * reduce's group), so the value is never written (graph/fusion.c). */
+ * reduce's group), so the value is never written (graph/fusion.c); a group
+ * that recomputes another's chain keeps its own value. */
 #ifndef HLX_GRAPH_FUSION_H_
 #define HLX_GRAPH_FUSION_H_
 
