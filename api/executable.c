@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "api/internal.h"
-#include "graph/process_counts.h"
+#include "graph/ops/process_counts.h"
 #include "kernels/cpu_features.h"
 #include "scheduler/collectives.h"
 #include "scheduler/pool.h"

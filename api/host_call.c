@@ -1,11 +1,11 @@
 /* The public side of version-2 host calls: what a host function reads
  * from its call frame (operands, results, attribute dictionaries) and the
- * typed attribute getters, over graph/host_call.h's structures. */
+ * typed attribute getters, over graph/lower/host_call.h's structures. */
 #include <stdio.h>
 #include <string.h>
 
 #include "api/internal.h"
-#include "graph/host_call.h"
+#include "graph/lower/host_call.h"
 
 #define SAME_TYPE(pub, internal)                 \
   _Static_assert((int)(pub) == (int)(internal), \

@@ -6,8 +6,8 @@
 
 #include "api/hlx.h"
 #include "base/status.h"
-#include "graph/ir.h"
-#include "graph/lower.h"
+#include "graph/ir/ir.h"
+#include "graph/lower/lower.h"
 
 struct hlx_program_t {
   hlx_module_t* module;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/internal.h"
-#include "graph/refine_shapes.h"
+#include "graph/passes/refine_shapes.h"
 #include "graph/stablehlo/parser.h"
 #include "graph/stablehlo/printer.h"
 

@@ -4,7 +4,7 @@
 #include "api/hlx.h"
 #include "base/dtype.h"
 #include "base/status.h"
-#include "graph/lower.h"
+#include "graph/lower/lower.h"
 
 int hlx_status_get_code(hlx_status_t s) { return (int)hlx_status_code(s); }
 const char* hlx_status_get_message(hlx_status_t s) {

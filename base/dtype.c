@@ -69,3 +69,38 @@ void hlx_dtype_canonicalize_elem(hlx_dtype_t t, uint8_t* e) {
     e[0] = v;
   }
 }
+
+bool hlx_dtype_read_int(hlx_dtype_t t, const void* data, size_t i,
+                        int64_t* out) {
+  bool is_signed = hlx_dtype_is_signed_int(t);
+  if (!is_signed && !hlx_dtype_is_unsigned_int(t) && !hlx_dtype_is_pred(t))
+    return false;
+  const unsigned char* e = (const unsigned char*)data + i * hlx_dtype_size(t);
+  switch (hlx_dtype_size(t)) {
+    case 1: {
+      uint8_t v = e[0];
+      *out = is_signed ? (int64_t)(int8_t)v : (int64_t)v;
+      return true;
+    }
+    case 2: {
+      uint16_t v;
+      memcpy(&v, e, 2);
+      *out = is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+      return true;
+    }
+    case 4: {
+      uint32_t v;
+      memcpy(&v, e, 4);
+      *out = is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+      return true;
+    }
+    case 8: {
+      uint64_t v;
+      memcpy(&v, e, 8);
+      *out = (int64_t)v;
+      return true;
+    }
+    default:
+      return false;
+  }
+}

@@ -75,6 +75,10 @@ hlx_dtype_t hlx_dtype_complex_part(hlx_dtype_t t);
  * 0/1, sub-byte integers masked to their bits (sign-extended when signed);
  * other types are left alone. */
 void hlx_dtype_canonicalize_elem(hlx_dtype_t t, uint8_t* e);
+/* Element i of canonical data of integer or i1 type t as int64 (unsigned
+ * 64-bit values above INT64_MAX wrap); false for other types. */
+bool hlx_dtype_read_int(hlx_dtype_t t, const void* data, size_t i,
+                        int64_t* out);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -2,7 +2,7 @@
  * scatter) with the full dimension numbers, batching dims included.
  *
  * The parameter structs mirror the spec's attributes. Kernels assume the
- * caller checked the spec's constraints (graph/lower_gather_scatter.c does);
+ * caller checked the spec's constraints (graph/lower/gather_scatter.c does);
  * they never allocate per element and never write their inputs.
  *
  * Index elements may be of any integer type (i2..i64, ui2..ui64; sub-byte

@@ -43,16 +43,16 @@ enum {
    * only, all read before output element i is written (no look-ahead
    * writes, no restrict-qualified aliasing assumptions). Buffer assignment
    * may then write an output over a same-size input that dies at this task
-   * (in place). Set by graph/lower_elementwise.c for unary and binary ops;
+   * (in place). Set by graph/lower/elementwise.c for unary and binary ops;
    * a fused elementwise kernel that meets the rule may set it too. */
   HLX_TASK_ELEMENTWISE = 1u << 1,
   /* The task's kernel runs its own thread team over every core (oneDNN on
    * OpenMP). A plan holding such tasks runs them all from the calling
    * thread, in program order (see hlx_dag_build in dag.c). Set by
-   * graph/lower_dot.c and graph/lower_conv.c for oneDNN tasks. */
+   * graph/lower/dot.c and graph/lower/conv.c for oneDNN tasks. */
   HLX_TASK_WIDE = 1u << 2,
   /* The task runs nested plans (region bodies, calls), which may reach a
-   * collective. Set by graph/lower.c for ops with regions and by calls. In
+   * collective. Set by graph/lower/driver.c for ops with regions and by calls. In
    * a replica/partition run such tasks, like HLX_TASK_SIDE_EFFECT ones,
    * run on the process's own thread in program order (see executor.c). */
   HLX_TASK_NESTED = 1u << 3,
@@ -60,7 +60,7 @@ enum {
    * (only that input) when it dies at this task, has output 0's size and
    * is no other input of it: the kernel reads input k only as output 0's
    * initial contents (a oneDNN sum post-op copies it into dst first, and
-   * not when they alias). Set by graph/lower_epilogue.c. */
+   * not when they alias). Set by graph/lower/opt/epilogue.c. */
   HLX_TASK_OUT0_OVER_IN_SET = 1u << 4,
 };
 #define HLX_TASK_OUT0_OVER_IN(k) \
@@ -173,7 +173,7 @@ void hlx_plan_last_task_set_flags(hlx_plan_t* p, uint32_t flags);
 
 typedef struct hlx_plan_finalize_options_t {
   /* Every buffer a run owns gets its own memory (no reuse, no in place),
-   * for A/B checks; graph/lower.c sets it from HLX_NO_BUFFER_REUSE=1. */
+   * for A/B checks; graph/lower/driver.c sets it from HLX_NO_BUFFER_REUSE=1. */
   bool no_buffer_reuse;
 } hlx_plan_finalize_options_t;
 

@@ -11,7 +11,7 @@
 
 #include "base/arena.h"
 #include "base/status.h"
-#include "graph/ir.h"
+#include "graph/ir/ir.h"
 
 /* ---- Lexer (hlo_lexer.c) ------------------------------------------------- */
 typedef enum hlo_tok_kind_t {

@@ -42,8 +42,8 @@
 extern "C" {
 #endif
 
-/* graph/ir.h has no C++ guards of its own: include it with C linkage. */
-#include "graph/ir.h"
+/* graph/ir/ir.h has no C++ guards of its own: include it with C linkage. */
+#include "graph/ir/ir.h"
 
 /* Whether text is HLO text rather than MLIR: it starts (after comments)
  * with `HloModule`, has a line starting with `ENTRY`, or starts with a

@@ -16,7 +16,7 @@
 
 #include "base/status.h"
 #include "graph/hlo/hlo_internal.h"
-#include "graph/ir.h"
+#include "graph/ir/ir.h"
 
 typedef struct pbuf_t {
   char* s;

@@ -7,7 +7,7 @@
  * header. Ops and attributes map back through the same table the HLO
  * parser uses (graph/hlo/hlo_ops.c), so for a module parsed from HLO,
  * hlx_parse_hlo_module(hlx_print_hlo_module(m)) is equal to m
- * (graph/ir_equal.h). StableHLO-only ops (dynamic shapes, composite,
+ * (graph/ir/ir_equal.h). StableHLO-only ops (dynamic shapes, composite,
  * check.*, most chlo ops) and regions reading values from outside
  * (except stablehlo.if / case branches, whose captures become the branch
  * operand) give UNIMPLEMENTED naming the op. */
@@ -22,8 +22,8 @@
 extern "C" {
 #endif
 
-/* graph/ir.h has no C++ guards of its own: include it with C linkage. */
-#include "graph/ir.h"
+/* graph/ir/ir.h has no C++ guards of its own: include it with C linkage. */
+#include "graph/ir/ir.h"
 
 /* *out_text is malloc'd and NUL-terminated (caller frees); *out_len
  * excludes the NUL (out_len may be NULL). On error *out_text is NULL. */

@@ -29,8 +29,8 @@
 extern "C" {
 #endif
 
-/* graph/ir.h has no C++ guards of its own: include it with C linkage. */
-#include "graph/ir.h"
+/* graph/ir/ir.h has no C++ guards of its own: include it with C linkage. */
+#include "graph/ir/ir.h"
 
 /* True when data starts with the MLIR bytecode magic "ML\xefR". */
 bool hlx_is_mlir_bytecode(const void* data, size_t len);

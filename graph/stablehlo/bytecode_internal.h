@@ -23,7 +23,7 @@
 
 #include "base/arena.h"
 #include "base/status.h"
-#include "graph/ir.h"
+#include "graph/ir/ir.h"
 
 /* ---- Format constants (the MLIR bytecode format) ------------------------- */
 #define HLX_BC_MAX_VERSION 6 /* newest bytecode version understood */

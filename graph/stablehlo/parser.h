@@ -3,7 +3,7 @@
  * Accepts both the generic op form ("stablehlo.add"(%a, %b) : (...) -> ...)
  * and the pretty (custom assembly) forms that stablehlo-opt / JAX print, for
  * every stablehlo, chlo, func, check and interpreter op that the StableHLO
- * conformance programs use. Ops whose name is not in graph/ops.inc are kept
+ * conformance programs use. Ops whose name is not in graph/ir/ops.inc are kept
  * with code HLX_OP_UNKNOWN and their name (the generic form always parses).
  *
  * Attribute naming and representation (the contract for passes/lowering):
@@ -85,8 +85,8 @@
 extern "C" {
 #endif
 
-/* graph/ir.h has no C++ guards of its own: include it with C linkage. */
-#include "graph/ir.h"
+/* graph/ir/ir.h has no C++ guards of its own: include it with C linkage. */
+#include "graph/ir/ir.h"
 
 /* Splits a file's text at lines that are exactly `// -----` (MLIR
  * split-input-file). */

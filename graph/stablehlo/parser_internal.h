@@ -9,7 +9,7 @@
 
 #include "base/arena.h"
 #include "base/status.h"
-#include "graph/ir.h"
+#include "graph/ir/ir.h"
 
 /* Internal symbols get a library prefix at link time. */
 #define lx_init hlx_shlo_lx_init

@@ -16,8 +16,8 @@
 extern "C" {
 #endif
 
-/* graph/ir.h has no C++ guards of its own: include it with C linkage. */
-#include "graph/ir.h"
+/* graph/ir/ir.h has no C++ guards of its own: include it with C linkage. */
+#include "graph/ir/ir.h"
 
 /* *out_text is malloc'd and NUL-terminated (caller frees); *out_len excludes
  * the NUL (out_len may be NULL). On error *out_text is NULL. */

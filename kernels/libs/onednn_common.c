@@ -410,7 +410,7 @@ hlx_status_t hlx_dnnl_add_post_ops(dnnl_primitive_attr_t attr, int32_t n,
       continue;
     }
     /* A whole-tensor multiply is a binary post-op reading it like dst
-     * (graph/lower_epilogue.c does not emit it: on oneDNN 2.6's brgemm
+     * (graph/lower/opt/epilogue.c does not emit it: on oneDNN 2.6's brgemm
      * matmul it costs more than a separate pass). */
     if (op->shape == HLX_ONEDNN_OPERAND_FULL &&
         op->kind != HLX_ONEDNN_POST_MUL) {

@@ -1,7 +1,7 @@
 // The builder's variadic entry points with a count of 0, -1 or 65 values:
 // each call either fails with a status naming the call, or makes an op
 // whose program compiles and runs (the verifier's arity table of
-// graph/ops.inc accepts what the builder emits). Never a crash; run it
+// graph/ir/ops.inc accepts what the builder emits). Never a crash; run it
 // under --config=asan as well. The text-form twin is
 // tests/graph_lowering/arity_sweep_test.cc.
 #include <functional>

@@ -13,7 +13,7 @@
 #include "api/hlx.h"
 #include "api/internal.h"  // hlx_program_t::module, for hlx_module_equal
 #include "tests/api/api_testing.h"
-#include "graph/ir_equal.h"
+#include "graph/ir/ir_equal.h"
 
 namespace hlx_test {
 

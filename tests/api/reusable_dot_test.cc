@@ -1,6 +1,6 @@
 // hlx_compile_options_t.reusable_params for dot_general: weights (the rhs)
 // of a reusable parameter are packed into oneDNN's matmul layout once per
-// buffer and kept across runs (graph/lower_dot.c). Results match an
+// buffer and kept across runs (graph/lower/dot.c). Results match an
 // executable without the option, with and without an epilogue (bias +
 // relu post-ops), a different buffer is packed again, and writing into the
 // same buffer in place (which the option forbids) shows the kept copy —

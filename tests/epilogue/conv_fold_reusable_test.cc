@@ -1,6 +1,6 @@
 // Conv+BN folding with the weights and batch-norm parameters as reusable
-// parameters (graph/lower_conv_fold.c, run_conv_cached in
-// graph/lower_conv.c): the convolution's subtract-mean / multiply by
+// parameters (graph/lower/opt/conv_fold.c, run_conv_cached in
+// graph/lower/conv.c): the convolution's subtract-mean / multiply by
 // rsqrt(var + eps) * gamma / add-beta steps fold into the packed weights
 // and a bias per set of buffers, so only relu (and a residual sum) stay
 // post-ops. The folded plan must equal the plan lowered with
@@ -238,7 +238,7 @@ TEST(ConvFoldReusable, OihwWeights) {
 }
 
 // Window reversal: the scaled weights are reversed before packing.
-// (Transposed convolutions take no epilogue: lower_epilogue.c.)
+// (Transposed convolutions take no epilogue: graph/lower/opt/epilogue.c.)
 TEST(ConvFoldReusable, ReversedWindow) {
   Shape s{14, 16, 32, 3, false};
   s.reverse = true;

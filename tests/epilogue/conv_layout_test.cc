@@ -1,4 +1,4 @@
-// Blocked activations across convolutions (graph/lower_conv_layout.c):
+// Blocked activations across convolutions (graph/lower/opt/conv_layout.c):
 // chains of convolutions (with relu / batch-norm epilogues, residual sums,
 // values that also leave the chain) are lowered three ways, by default
 // (blocked layout between oneDNN convolutions), with HLX_NO_CONV_BLOCKED=1

@@ -1,5 +1,5 @@
 // Transposed convolution (lhs_dilation > 1) on oneDNN's deconvolution
-// (graph/lower_conv.c) against the reference kernel (HLX_CONV_REFERENCE=1,
+// (graph/lower/conv.c) against the reference kernel (HLX_CONV_REFERENCE=1,
 // f64 accumulation) on random data: 1-2 spatial dims, dilations 2-3,
 // kernels 1-4, the paddings jax.lax.conv_transpose produces and others,
 // rhs dilation, feature groups, window reversal, NCHW/NHWC, constant and

@@ -1,5 +1,5 @@
 // The transformer MLP's silu as a matmul post-op
-// (graph/lower_epilogue.c): up = x W1 followed by a call of a silu function
+// (graph/lower/opt/epilogue.c): up = x W1 followed by a call of a silu function
 // (x * 1/(1 + exp(-x)) as jax exports it, or x * logistic(x)) becomes one
 // task "dot_general+epilogue(swish)"; gate = x W2 and silu(up) * gate stay
 // apart (a whole-tensor binary post-op costs oneDNN more than the pass).

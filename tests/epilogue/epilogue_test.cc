@@ -1,4 +1,4 @@
-// Post-op epilogues (graph/lower_epilogue.c): programs of a convolution or
+// Post-op epilogues (graph/lower/opt/epilogue.c): programs of a convolution or
 // dot_general followed by batch-norm-like chains (subtract a per-channel
 // mean, multiply by a per-channel or scalar scale, add a bias, add a
 // residual, relu as maximum with zero or as a call, logistic, tanh) are

@@ -1,4 +1,4 @@
-// Residual sums in place (graph/lower_epilogue.c, HLX_TASK_OUT0_OVER_IN): a
+// Residual sums in place (graph/lower/opt/epilogue.c, HLX_TASK_OUT0_OVER_IN): a
 // dot or convolution whose epilogue adds a whole tensor (a oneDNN sum
 // post-op) writes its result over that tensor's slot when the tensor dies
 // there, so oneDNN reads dst in place instead of a copy. The results must

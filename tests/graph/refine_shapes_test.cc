@@ -1,4 +1,4 @@
-// Shape refinement (graph/refine_shapes.c) through hlx_program_specialize:
+// Shape refinement (graph/passes/refine_shapes.c) through hlx_program_specialize:
 // small shape-polymorphic programs specialised, compiled and run, with
 // expected values computed by hand; and the errors for inconsistent
 // dimension values and shapes that cannot be computed.
@@ -396,7 +396,7 @@ func.func @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
   return %0 : tensor<?xf32>
 })";
   std::string e = Error(text, {MakeArg<float>(kF32, {3}, {1, 2, 3})});
-  // Rejected when parsed (graph/ops.inc's arity), before refinement.
+  // Rejected when parsed (graph/ir/ops.inc's arity), before refinement.
   EXPECT_NE(e.find("stablehlo.dynamic_broadcast_in_dim expects 2 operands, "
                    "has 1"),
             std::string::npos)

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir_equal.h"
+#include "graph/ir/ir_equal.h"
 #include "graph/stablehlo/parser.h"
 #include "graph/stablehlo/printer.h"
 

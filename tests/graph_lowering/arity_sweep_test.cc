@@ -1,4 +1,4 @@
-// Every op of graph/ops.inc (the list comes from the .inc through
+// Every op of graph/ir/ops.inc (the list comes from the .inc through
 // hlx_opcode_name, so a new op is swept without touching this file) written
 // in the generic form with 0..3 operands, 0..2 results and 0..2 regions, on
 // five value types: each program either parses, compiles and runs, or fails
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "api/hlx.h"
-#include "graph/ir.h"
+#include "graph/ir/ir.h"
 
 namespace {
 
@@ -112,7 +112,7 @@ bool InRange(int n, int min, int max) {
 
 // Every count of operands, results and regions of op `code` on values of
 // `type`; adds to *programs and *ran. Counts outside the op's line of
-// graph/ops.inc are refused when parsed ("<op> expects ..."); the others
+// graph/ir/ops.inc are refused when parsed ("<op> expects ..."); the others
 // pass that check and run or fail on a rule of the op.
 void SweepOp(hlx_opcode_t code, const std::string& type, int* programs,
              int* ran) {

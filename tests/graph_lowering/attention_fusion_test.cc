@@ -1,4 +1,4 @@
-// Fused attention (graph/lower_attention.c): small StableHLO programs with
+// Fused attention (graph/lower/opt/attention.c): small StableHLO programs with
 // the softmax(Q K^T * c) V chain JAX exports, in its variants (scale by
 // multiply either way round, by divide or none; with or without the
 // maximum-with--inf step; either operand order of the second dot; with or

@@ -1,4 +1,4 @@
-// convolution's oneDNN path (graph/lower_conv.c) against its reference
+// convolution's oneDNN path (graph/lower/conv.c) against its reference
 // path, through the public API: each program is compiled with
 // HLX_CONV_REFERENCE set (reference kernels, f64 accumulation) and without.
 //

@@ -1,7 +1,7 @@
 // A compiled convolution holds its oneDNN object (the reference-counted
 // primitive cache, kernels/libs/onednn_common.c) while the executable
 // lives: an equal layer in a second executable shares it, and destroying
-// both leaves it idle (graph/lower_conv.c releases it with the plan).
+// both leaves it idle (graph/lower/conv.c releases it with the plan).
 // Results are checked against the reference convolution
 // (HLX_CONV_REFERENCE=1 at compile time).
 #include <gtest/gtest.h>
@@ -121,7 +121,7 @@ TEST(ConvLifetime, ExecutablesHoldAndReleaseTheirConvolution) {
 
 // Two 3x3 convolutions in a row keep their activation in oneDNN's blocked
 // layout; returning it too converts it back by an activation reorder
-// (graph/lower_conv_layout.c), which the plan releases with the
+// (graph/lower/opt/conv_layout.c), which the plan releases with the
 // convolutions when the executable is destroyed.
 TEST(ConvLifetime, ChainReleasesItsLayoutConversion) {
   hlx_tensor_desc_t xd = Desc({1, 16, 14, 14}), wd = Desc({16, 16, 3, 3});

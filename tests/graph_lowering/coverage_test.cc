@@ -1,4 +1,4 @@
-// Every op of graph/ops.inc must have a lowering, except those listed in
+// Every op of graph/ir/ops.inc must have a lowering, except those listed in
 // kNotYetLowered below. The list is a ratchet: the test fails when a listed
 // op gains a lowering (delete it from the list) or an unlisted op lacks one.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/ir.h"
-#include "graph/lower.h"
+#include "graph/ir/ir.h"
+#include "graph/lower/lower.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Common-subexpression elimination (graph/lower_cse.c): how many tasks a
+// Common-subexpression elimination (graph/lower/opt/cse.c): how many tasks a
 // plan loses with it (exact counts against HLX_NO_CSE=1 plans of the same
 // program), what must not merge (an attribute or a constant byte apart,
 // rng, different reduce combiners, values of different regions), and

@@ -1,5 +1,5 @@
 // dot_general's library path (libxsmm for small shapes, oneDNN otherwise;
-// graph/lower_dot.c) against its reference path, through the public API:
+// graph/lower/dot.c) against its reference path, through the public API:
 // each program is compiled twice, once with HLX_DOT_REFERENCE set (which
 // keeps every dot_general on the reference kernels) and once without.
 //
@@ -285,7 +285,7 @@ TEST(DotLibraryPath, NarrowTypesMatchReferenceExactly) {
   for (const Case& c : cases) Check(c);
 }
 
-// libxsmm work above lower_dot.c's split threshold (B*M*N*K >= 2^16) runs
+// libxsmm work above graph/lower/dot.c's split threshold (B*M*N*K >= 2^16) runs
 // on a 2-thread executable split over both threads: a batch by whole
 // products (batches not divisible by 2, one with an outer x inner split),
 // each product by the same kernel as on one thread, so the 2-thread result

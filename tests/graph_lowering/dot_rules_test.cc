@@ -1,6 +1,6 @@
 // One negative test per dot_general constraint that core_rules_test does not
 // already cover (C4, C6-C8, C13-C24; C1-C3, C5, C9-C12 are there): each
-// program breaks exactly one rule (graph/verify_dot.c).
+// program breaks exactly one rule (graph/ops/dot.c).
 #include "tests/graph_lowering/rules_harness.h"
 
 namespace {

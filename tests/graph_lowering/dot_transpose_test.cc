@@ -1,6 +1,6 @@
 // A dot_general whose result's one use is a transpose writes its product in
 // the transposed order (one task "stablehlo.dot_general+transpose", oneDNN
-// with result strides; graph/fusion.c pairs them, graph/lower_dot.c writes
+// with result strides; graph/passes/fusion.c pairs them, graph/lower/dot.c writes
 // the layout). Each program is lowered three ways and run on the same
 // random inputs: the pair (default), the two ops apart
 // (HLX_NO_DOT_TRANSPOSE) and the reference dot (HLX_DOT_REFERENCE). Each

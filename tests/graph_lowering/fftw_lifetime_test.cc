@@ -1,6 +1,6 @@
 // FFTW plans' lifetime through the API: an executable holds a reference to
 // the plan of each fft it runs and drops it when destroyed
-// (graph/lower_fft.c's plan cleanup); unused plans stay cached up to the
+// (graph/lower/fft.c's plan cleanup); unused plans stay cached up to the
 // idle capacity (shrunk here to 3) and are destroyed past it, so creating
 // and destroying executables with many distinct shapes keeps the cache
 // bounded; results stay right when plans are reused or rebuilt. Under

@@ -59,7 +59,7 @@
 
 extern "C" {
 #include "base/parallel.h"
-#include "graph/lower.h"
+#include "graph/lower/lower.h"
 #include "graph/stablehlo/parser.h"
 #include "kernels/elementwise.h"
 }
@@ -927,7 +927,7 @@ Val Gen::Dot() {
 }
 
 // Attention as JAX exports it: softmax(Q K^T * c) V over [B, L, D]
-// (graph/lower_attention.c fuses the whole chain), the max floored at
+// (graph/lower/opt/attention.c fuses the whole chain), the max floored at
 // -Inf or not, the product with V either way round.
 Val Gen::Attention() {
   static const std::vector<int64_t> kL = {1, 5, 7, 16, 79};

@@ -1,4 +1,4 @@
-// Recomputing cheap producers in fusion (graph/fusion.c): a reduce group's
+// Recomputing cheap producers in fusion (graph/passes/fusion.c): a reduce group's
 // cheap elementwise chain read by one later group is recomputed there, so
 // the reduce group writes only its reduction. Exact group membership on
 // small programs (and the cases that must keep the value), and fused plans
@@ -11,7 +11,7 @@
 #include <vector>
 
 extern "C" {
-#include "graph/fusion.h"
+#include "graph/passes/fusion.h"
 }
 #include "tests/graph_lowering/plan_run.h"
 

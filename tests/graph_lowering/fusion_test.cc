@@ -1,5 +1,5 @@
-// Elementwise fusion: the groups graph/fusion.c finds on small programs
-// (exact membership), and fused plans (graph/lower_fusion.c +
+// Elementwise fusion: the groups graph/passes/fusion.c finds on small programs
+// (exact membership), and fused plans (graph/lower/opt/fusion.c +
 // kernels/fused_elementwise.h) against unfused ones (HLX_NO_FUSION=1) on
 // random inputs with broadcasts, converts, select/compare, clamp, NaN/Inf,
 // odd sizes and tile tails, for f32/f64/i32/bf16/f16; and the chess
@@ -20,15 +20,15 @@
 
 extern "C" {
 #include "base/parallel.h"
-#include "graph/fusion.h"
-#include "graph/lower.h"
+#include "graph/passes/fusion.h"
+#include "graph/lower/lower.h"
 #include "graph/stablehlo/parser.h"
 #include "kernels/elementwise.h"
 }
 #include "tests/data_paths.h"
 
 // The lowering's predicate for reduces a group may absorb
-// (graph/lower_fusion.c).
+// (graph/lower/opt/fusion.c).
 extern "C" bool hlx_lower_fusion_reduce_ok(const hlx_op_t* op);
 
 namespace {

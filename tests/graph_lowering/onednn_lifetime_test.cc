@@ -1,6 +1,6 @@
 // oneDNN primitives' lifetime through the API: an executable holds a
 // reference to each matmul its dots use and drops it when destroyed
-// (graph/lower_dot.c's plan cleanup); unused primitives stay cached up to
+// (graph/lower/dot.c's plan cleanup); unused primitives stay cached up to
 // the idle capacity (shrunk here to 3) and are freed past it; results stay
 // exact when primitives are reused, evicted and rebuilt, or shared by two
 // executables. Under --config=asan LeakSanitizer checks nothing is lost.

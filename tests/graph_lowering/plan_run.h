@@ -16,7 +16,7 @@
 
 extern "C" {
 #include "base/parallel.h"
-#include "graph/lower.h"
+#include "graph/lower/lower.h"
 #include "graph/stablehlo/parser.h"
 #include "kernels/elementwise.h"
 }

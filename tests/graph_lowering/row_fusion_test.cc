@@ -1,4 +1,4 @@
-// Row-local fusion (graph/lower_row_fusion.c, kernels/row_fused.h): layer
+// Row-local fusion (graph/lower/opt/row_fusion.c, kernels/row_fused.h): layer
 // norm (JAX's, with its @_var and @_where calls), log_softmax and softmax
 // become one "rowfused(" task each; their results equal those of the plan
 // without row fusion (HLX_NO_ROW_FUSION=1) and without any fusion, bit for

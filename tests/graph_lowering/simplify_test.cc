@@ -1,7 +1,7 @@
 // Simplifications made while building plans: constant folding
-// (graph/lower_constant_fold.c: pure ops whose inputs are all constants
+// (graph/lower/opt/fold.c: pure ops whose inputs are all constants
 // become plan constants, computed by the same kernels a run would use) and
-// dead-code elimination (graph/lower_dce.c: pure ops nobody needs are not
+// dead-code elimination (graph/lower/opt/dce.c: pure ops nobody needs are not
 // lowered; ops with effects always are).
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 extern "C" {
-#include "graph/lower.h"
+#include "graph/lower/lower.h"
 #include "graph/stablehlo/parser.h"
 }
 

@@ -8,7 +8,7 @@
 
 #include "graph/hlo/hlo_parser.h"
 #include "graph/hlo/hlo_printer.h"
-#include "graph/ir_equal.h"
+#include "graph/ir/ir_equal.h"
 #include "graph/stablehlo/parser.h"
 #include "graph/stablehlo/printer.h"
 

@@ -721,7 +721,7 @@ TEST(JaxTargets, ErrorsNameTheTarget) {
 
 namespace {
 
-// ---- Shape-polymorphic custom calls (graph/refine_shapes.c) ------------------
+// ---- Shape-polymorphic custom calls (graph/passes/refine_shapes.c) ------------------
 
 TEST(JaxTargets, DynamicTopKIsRefined) {
   std::string p =

@@ -205,7 +205,7 @@ TEST(Finalize, ConcurrentFirstRunsShareTheOneSchedule) {
 
 // no_buffer_reuse comes from the options: the scheduler reads no
 // environment variable (HLX_NO_BUFFER_REUSE=1 is the lowering's, see
-// graph/lower.c), and with it every buffer a run owns is its own.
+// graph/lower/driver.c), and with it every buffer a run owns is its own.
 TEST(Finalize, NoBufferReuseOptionGivesEveryBufferItsOwnMemory) {
   constexpr int kDepth = 20;
   const size_t slot = kWords * 8;
