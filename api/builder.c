@@ -180,6 +180,46 @@ hlx_op_t* hlx_bld_emit(hlx_builder_t* b, hlx_opcode_t code,
   return op;
 }
 
+hlx_status_t hlx_bld_verify_op(hlx_builder_t* b, const hlx_op_t* op) {
+  /* The spec's rules as the parser's verifier checks them (graph/ops/), so
+   * a built and a parsed program get the same message. Calls are checked
+   * when the program is built, once every function exists. */
+  hlx_status_t st = hlx_op_verify(op, NULL);
+  return st ? latch(b, st) : NULL;
+}
+
+hlx_status_t hlx_bld_emit_inferred(hlx_builder_t* b, hlx_opcode_t code,
+                                   hlx_value_t* const* operands, int32_t nops,
+                                   const named_t* attrs, int32_t nattrs,
+                                   uint32_t* out) {
+  /* A stand-in of the op to infer from: its operands and attributes. */
+  hlx_value_t* no_result = NULL;
+  hlx_named_attr_t named[16];
+  if (nattrs > 16) return hlx_bld_fail(b, hlx_opcode_name(code), "too many attributes");
+  for (int32_t i = 0; i < nattrs; i++) {
+    if (!attrs[i].value) return hlx_bld_oom(b);
+    named[i].name = attrs[i].name;
+    named[i].value = attrs[i].value;
+  }
+  hlx_op_t probe = {.code = code,
+                    .name = hlx_opcode_name(code),
+                    .num_operands = nops,
+                    .operands = (hlx_value_t**)operands,
+                    .num_results = 1,
+                    .results = &no_result,
+                    .num_attrs = nattrs,
+                    .attrs = named};
+  hlx_type_t* t = NULL;
+  bool inferred;
+  hlx_status_t st = hlx_op_infer(&probe, &b->module->arena, &t, &inferred);
+  if (st) return latch(b, st);
+  if (!inferred)
+    return latch(b, hlx_make_status(HLX_STATUS_INTERNAL,
+                                    "%s: no result type inference",
+                                    hlx_opcode_name(code)));
+  return hlx_bld_emit1(b, code, operands, nops, t, attrs, nattrs, NULL, out);
+}
+
 /* hlx_bld_emit() for one result, registering it and writing its id. */
 hlx_status_t hlx_bld_emit1(hlx_builder_t* b, hlx_opcode_t code,
                           hlx_value_t* const* operands, int32_t nops,
@@ -187,6 +227,9 @@ hlx_status_t hlx_bld_emit1(hlx_builder_t* b, hlx_opcode_t code,
                           int32_t nattrs, hlx_value_t** out_v, uint32_t* out) {
   hlx_op_t* op = hlx_bld_emit(b, code, operands, nops, &rtype, 1, attrs, nattrs);
   if (!op) return hlx_bld_oom(b);
+  /* Ops with regions are checked once hlx_bld_attach_regions gave them. */
+  if (hlx_opcode_arity(code).min_regions == 0)
+    HLX_RETURN_IF_ERROR(hlx_bld_verify_op(b, op));
   uint32_t id;
   if (!hlx_bld_add_value(b, op->results[0], &id)) return hlx_bld_oom(b);
   if (out_v) *out_v = op->results[0];
@@ -446,6 +489,7 @@ hlx_status_t hlx_builder_build(hlx_builder_t* b, const uint32_t* roots,
   if (!p) return hlx_status_oom();
   hlx_status_t st = finish(b, "build", roots, num_roots, HLX_OP_FUNC_RETURN);
   if (!st) st = attach_func(b);
+  if (!st) st = hlx_verify_module(b->module);
   if (st) {
     free(p);
     return st;
@@ -763,7 +807,7 @@ hlx_status_t hlx_bld_attach_regions(hlx_builder_t* b, hlx_op_t* op,
     op->regions[i] = r;
   }
   op->num_regions = n;
-  return NULL;
+  return hlx_bld_verify_op(b, op);
 }
 
 /* dense<...> : tensor<rows x cols x i64> (cols < 0: rank 1 of rows). */
@@ -1602,64 +1646,18 @@ static hlx_status_t dot_general(hlx_builder_t* b, const char* kOp,
                                 const int64_t* lb, const int64_t* rb, int32_t nb,
                                 const int64_t* lc, const int64_t* rc, int32_t nc,
                                 uint32_t* out_value) {
-  const hlx_type_t* lt = l->type;
-  const hlx_type_t* rt = r->type;
-  if (lt->dtype != rt->dtype)
-    return hlx_bld_fail(b, kOp, "element types differ: lhs %s, rhs %s", dt_name(lt->dtype),
-                dt_name(rt->dtype));
-  if (nb < 0 || nc < 0 || (nb > 0 && (!lb || !rb)) || (nc > 0 && (!lc || !rc)))
+  if (nb < 0 || nc < 0 || nb > HLX_MAX_RANK || nc > HLX_MAX_RANK ||
+      (nb > 0 && (!lb || !rb)) || (nc > 0 && (!lc || !rc)))
     return hlx_bld_fail(b, kOp, "bad dimension number arrays");
-  bool lused[HLX_MAX_RANK] = {false}, rused[HLX_MAX_RANK] = {false};
+  /* The attribute as the parser produces it from the generic form (only
+   * the non-empty lists are printed, so only those are kept); the result
+   * type and every rule come from graph/ops/dot.c. */
   const int64_t* lists[4] = {lb, rb, lc, rc};
-  const char* lnames[4] = {"lhs batching", "rhs batching", "lhs contracting",
-                           "rhs contracting"};
-  for (int k = 0; k < 4; k++) {
-    bool is_lhs = (k % 2) == 0;
-    int32_t rank = is_lhs ? lt->rank : rt->rank;
-    bool* used = is_lhs ? lused : rused;
-    int32_t cnt = k < 2 ? nb : nc;
-    for (int32_t i = 0; i < cnt; i++) {
-      int64_t d = lists[k][i];
-      if (d < 0 || d >= rank)
-        return hlx_bld_fail(b, kOp, "%s dimension %lld is out of range for rank %d",
-                    lnames[k], (long long)d, (int)rank);
-      if (used[d])
-        return hlx_bld_fail(b, kOp, "%s dimension %lld is used twice", is_lhs ? "lhs" : "rhs",
-                    (long long)d);
-      used[d] = true;
-    }
-  }
-  for (int32_t i = 0; i < nb; i++)
-    if (lt->dims[lb[i]] != rt->dims[rb[i]])
-      return hlx_bld_fail(b, kOp, "lhs batching dimension %lld has size %lld, rhs %lld has %lld",
-                  (long long)lb[i], (long long)lt->dims[lb[i]], (long long)rb[i],
-                  (long long)rt->dims[rb[i]]);
-  for (int32_t i = 0; i < nc; i++)
-    if (lt->dims[lc[i]] != rt->dims[rc[i]])
-      return hlx_bld_fail(b, kOp,
-                  "lhs contracting dimension %lld has size %lld, rhs contracting "
-                  "dimension %lld has size %lld",
-                  (long long)lc[i], (long long)lt->dims[lc[i]], (long long)rc[i],
-                  (long long)rt->dims[rc[i]]);
-  int64_t dims[HLX_MAX_RANK];
-  int32_t rank = 0;
-  for (int32_t i = 0; i < nb; i++) dims[rank++] = lt->dims[lb[i]];
-  for (int32_t i = 0; i < lt->rank; i++)
-    if (!lused[i]) dims[rank++] = lt->dims[i];
-  for (int32_t i = 0; i < rt->rank; i++) {
-    if (rused[i]) continue;
-    if (rank >= HLX_MAX_RANK)
-      return hlx_bld_fail(b, kOp, "the result would exceed rank %d", HLX_MAX_RANK);
-    dims[rank++] = rt->dims[i];
-  }
-  hlx_type_t* t = hlx_bld_tensor_type(&b->module->arena, lt->dtype, rank, dims);
-  hlx_attr_t* dn = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
-  if (!t || !dn) return hlx_bld_oom(b);
-  dn->str = "stablehlo.dot";
-  /* Fields as the parser produces them from the generic form: only the
-   * non-empty lists are printed, so only those are kept. */
   const char* fnames[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
                            "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
+  hlx_attr_t* dn = hlx_bld_attr_new(b, HLX_ATTR_STRUCT);
+  if (!dn) return hlx_bld_oom(b);
+  dn->str = "stablehlo.dot";
   dn->dict = hlx_bld_balloc(b, sizeof(hlx_named_attr_t) * 4);
   if (!dn->dict) return hlx_bld_oom(b);
   for (int k = 0; k < 4; k++) {
@@ -1673,7 +1671,8 @@ static hlx_status_t dot_general(hlx_builder_t* b, const char* kOp,
   }
   named_t attrs[] = {{"dot_dimension_numbers", dn}};
   hlx_value_t* ops[2] = {l, r};
-  return hlx_bld_emit1(b, HLX_OP_DOT_GENERAL, ops, 2, t, attrs, 1, NULL, out_value);
+  return hlx_bld_emit_inferred(b, HLX_OP_DOT_GENERAL, ops, 2, attrs, 1,
+                               out_value);
 }
 
 hlx_status_t hlx_builder_dot(hlx_builder_t* b, uint32_t lhs, uint32_t rhs,

@@ -5,6 +5,8 @@
 #define HLX_API_BUILDER_INTERNAL_H_
 
 #include "api/internal.h"
+#include "graph/ops/ops.h"
+#include "graph/ops/verify.h"
 
 struct hlx_builder_t {
   hlx_module_t* module; /* owned until built */
@@ -84,6 +86,16 @@ hlx_op_t* hlx_bld_emit(hlx_builder_t* b, hlx_opcode_t code,
                        hlx_type_t* const* rtypes, int32_t nres,
                        const named_t* attrs, int32_t nattrs);
 /* hlx_bld_emit for one result, registered under a new id written to *out. */
+/* Emits a one-result op without regions whose result type follows from
+ * its operands and attributes (graph/ops/ops.h: hlx_op_infer), checked
+ * against its spec rules like a parsed op. */
+hlx_status_t hlx_bld_emit_inferred(hlx_builder_t* b, hlx_opcode_t code,
+                                   hlx_value_t* const* operands, int32_t nops,
+                                   const named_t* attrs, int32_t nattrs,
+                                   uint32_t* out);
+/* Checks a complete op (its regions attached) against its spec rules
+ * (graph/ops/ops.h); a violation becomes the builder's error. */
+hlx_status_t hlx_bld_verify_op(hlx_builder_t* b, const hlx_op_t* op);
 hlx_status_t hlx_bld_emit1(hlx_builder_t* b, hlx_opcode_t code,
                            hlx_value_t* const* operands, int32_t nops,
                            hlx_type_t* rtype, const named_t* attrs,

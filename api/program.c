@@ -6,6 +6,7 @@
 #include "api/internal.h"
 #include "graph/hlo/hlo_parser.h"
 #include "graph/hlo/hlo_printer.h"
+#include "graph/ops/verify.h"
 #include "graph/stablehlo/bytecode.h"
 #include "graph/stablehlo/input_format.h"
 #include "graph/stablehlo/parser.h"
@@ -31,7 +32,11 @@ hlx_status_t hlx_program_parse(const char* text, size_t len,
           ? hlx_parse_bytecode(text, len, filename ? filename : "<bytecode>",
                                &p->module)
           : hlx_parse_module(text, len, name, first_line, &p->module);
+  /* The spec's rules are checked here, before anything is compiled: a
+   * program that breaks one is refused by hlx_program_parse itself. */
+  if (!st) st = hlx_verify_module(p->module);
   if (st) {
+    hlx_module_destroy(p->module);
     free(p);
     return st;
   }

@@ -914,14 +914,6 @@ static hlx_status_t lower_dot_general_ep(hlx_lower_ctx_t* c,
                         "dot_dimension_numbers fields must be lists of at "
                         "most %d integers",
                         HLX_MAX_RANK);
-  if (op->num_operands != 2)
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT, "takes two operands");
-  /* precision_config is a hint for us, but its shape is a rule. */
-  const hlx_attr_t* pc = hlx_op_attr(op, "precision_config");
-  if (pc && (pc->kind != HLX_ATTR_ARRAY || pc->count != 2))
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "(C11) precision_config must have 2 entries, has %d",
-                        pc->kind == HLX_ATTR_ARRAY ? pc->count : -1);
   return lower_dot_common(c, op, lb, nlb, rb, nrb, lc, nlc, rc, nrc, ep, tr,
                           ep_done);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "graph/ir/attr.h"
-#include "graph/ops/rules.h"
+#include "graph/ops/family.h"
 
 /* The rule numbers of one op's Constraints list (0 = the op has no such
  * rule). */
@@ -576,7 +576,8 @@ hlx_status_t hlx_verify_collective_counts(const hlx_op_t* op,
   return NULL;
 }
 
-hlx_status_t hlx_verify_collective(const hlx_op_t* op) {
+static hlx_status_t verify(const hlx_op_t* op, const hlx_module_t* m) {
+  (void)m;
   switch (op->code) {
     case HLX_OP_ALL_GATHER: return verify_all_gather(op);
     case HLX_OP_ALL_REDUCE: return verify_all_reduce(op);
@@ -590,3 +591,16 @@ hlx_status_t hlx_verify_collective(const hlx_op_t* op) {
     default: return NULL;
   }
 }
+
+const hlx_op_rules_t hlx_op_rules_collective[] = {
+    {HLX_OP_ALL_GATHER, verify, NULL},
+    {HLX_OP_ALL_REDUCE, verify, NULL},
+    {HLX_OP_REDUCE_SCATTER, verify, NULL},
+    {HLX_OP_ALL_TO_ALL, verify, NULL},
+    {HLX_OP_COLLECTIVE_PERMUTE, verify, NULL},
+    {HLX_OP_SEND, verify, NULL},
+    {HLX_OP_RECV, verify, NULL},
+    {HLX_OP_COLLECTIVE_BROADCAST, verify, NULL},
+    {HLX_OP_COLLECTIVE_REDUCE, verify, NULL},
+    {HLX_OP_UNKNOWN, NULL, NULL},
+};

@@ -1,7 +1,7 @@
 /* convolution / dynamic_conv's quantization rules C29, C30, C32, C33
  * (the others are checked by the lowering, graph/lower/conv.c). */
 #include "graph/ir/attr.h"
-#include "graph/ops/rules.h"
+#include "graph/ops/family.h"
 
 static bool dim_field(const hlx_op_t* op, const char* name, int64_t* v) {
   const hlx_attr_t* dn = hlx_op_attr(op, "dimension_numbers");
@@ -13,7 +13,8 @@ static bool dim_field(const hlx_op_t* op, const char* name, int64_t* v) {
   return true;
 }
 
-hlx_status_t hlx_verify_conv_quant(const hlx_op_t* op) {
+static hlx_status_t verify_conv(const hlx_op_t* op, const hlx_module_t* m) {
+  (void)m;
   if (op->num_operands < 2 || op->num_results != 1) return NULL;
   const hlx_type_t* l = op->operands[0]->type;
   const hlx_type_t* r = op->operands[1]->type;
@@ -51,3 +52,9 @@ hlx_status_t hlx_verify_conv_quant(const hlx_op_t* op) {
                         "quantized result");
   return NULL;
 }
+
+const hlx_op_rules_t hlx_op_rules_conv[] = {
+    {HLX_OP_CONVOLUTION, verify_conv, NULL},
+    {HLX_OP_DYNAMIC_CONV, verify_conv, NULL},
+    {HLX_OP_UNKNOWN, NULL, NULL},
+};

@@ -1,11 +1,10 @@
-/* dot_general's Constraints C1-C10, C12-C24 (C11 is checked by the
- * lowering). Dynamic dims are skipped: their sizes are only known
- * at run time. */
+/* dot_general's Constraints C1-C24 and its result type. Dynamic dims
+ * are skipped: their sizes are only known at run time. */
 #include <stdio.h>
 #include <string.h>
 
 #include "graph/ir/attr.h"
-#include "graph/ops/rules.h"
+#include "graph/ops/family.h"
 
 typedef struct dims_t {
   int64_t v[HLX_MAX_RANK];
@@ -174,51 +173,127 @@ static hlx_status_t algorithm_rules(const hlx_op_t* op) {
   return NULL;
 }
 
-hlx_status_t hlx_verify_dot_general(const hlx_op_t* op) {
+/* The dimension numbers of a dot_general; false (with the status) when
+ * they cannot be read. */
+typedef struct dot_dims_t {
+  dims_t lb, rb, lc, rc;
+} dot_dims_t;
+
+static hlx_status_t read_dims(const hlx_op_t* op, dot_dims_t* d) {
   const hlx_attr_t* dn = hlx_op_attr(op, "dot_dimension_numbers");
-  if (!dn || dn->kind != HLX_ATTR_STRUCT || op->num_operands != 2 ||
-      op->num_results != 1)
-    return NULL; /* the lowering names these */
+  if (!dn || dn->kind != HLX_ATTR_STRUCT)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "missing attribute 'dot_dimension_numbers'");
+  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"),
+                         d->lb.v, HLX_MAX_RANK, &d->lb.n) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_batching_dimensions"),
+                         d->rb.v, HLX_MAX_RANK, &d->rb.n) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_contracting_dimensions"),
+                         d->lc.v, HLX_MAX_RANK, &d->lc.n) ||
+      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_contracting_dimensions"),
+                         d->rc.v, HLX_MAX_RANK, &d->rc.n))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "dot_dimension_numbers fields must be lists of at "
+                        "most %d integers",
+                        HLX_MAX_RANK);
+  return NULL;
+}
+
+/* The rules on the operands alone (C1-C10, C13), which the result type
+ * follows from. */
+static hlx_status_t operand_rules(const hlx_op_t* op, dot_dims_t* d) {
   const hlx_type_t* l = op->operands[0]->type;
   const hlx_type_t* r = op->operands[1]->type;
-  const hlx_type_t* o = op->results[0]->type;
-  if (l->kind != HLX_TYPE_TENSOR || r->kind != HLX_TYPE_TENSOR ||
-      o->kind != HLX_TYPE_TENSOR || l->rank > HLX_MAX_RANK ||
-      r->rank > HLX_MAX_RANK)
-    return NULL;
-  dims_t lb, rb, lc, rc;
-  if (!hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_batching_dimensions"),
-                         lb.v, HLX_MAX_RANK, &lb.n) ||
-      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_batching_dimensions"),
-                         rb.v, HLX_MAX_RANK, &rb.n) ||
-      !hlx_attr_int_list(hlx_attr_dict_get(dn, "lhs_contracting_dimensions"),
-                         lc.v, HLX_MAX_RANK, &lc.n) ||
-      !hlx_attr_int_list(hlx_attr_dict_get(dn, "rhs_contracting_dimensions"),
-                         rc.v, HLX_MAX_RANK, &rc.n))
-    return NULL;
-  if (lb.n != rb.n)
+  if (l->kind != HLX_TYPE_TENSOR || r->kind != HLX_TYPE_TENSOR)
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "(C1) lhs and rhs need as many batching dimensions "
-                        "(%d vs %d)",
-                        lb.n, rb.n);
-  if (lc.n != rc.n)
-    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
-                        "(C2) lhs and rhs need as many contracting "
-                        "dimensions (%d vs %d)",
-                        lc.n, rc.n);
-  HLX_RETURN_IF_ERROR(side_dims(op, "lhs", l, &lb, &lc, 3, 5, 6));
-  HLX_RETURN_IF_ERROR(side_dims(op, "rhs", r, &rb, &rc, 4, 7, 8));
-  HLX_RETURN_IF_ERROR(sizes_match(op, "batching", l, &lb, r, &rb, 9));
-  HLX_RETURN_IF_ERROR(sizes_match(op, "contracting", l, &lc, r, &rc, 10));
-  HLX_RETURN_IF_ERROR(result_shape(op, l, r, o, &lb, &lc, &rb, &rc));
+                        "operands must be tensors");
+  HLX_RETURN_IF_ERROR(read_dims(op, d));
   /* C13 asks for equal element types; like XLA we take mixed integer
    * widths/signs (ui8 x i8 -> i32 runs on oneDNN) and mixed float widths,
    * and reject only mixed kinds (float x integer, complex x real). */
-  if (!l->quant && !r->quant && !o->quant &&
-      type_kind(l->dtype) != type_kind(r->dtype))
+  if (!l->quant && !r->quant && type_kind(l->dtype) != type_kind(r->dtype))
     return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
                         "(C13) lhs has element type %s, rhs %s",
                         hlx_dtype_name(l->dtype), hlx_dtype_name(r->dtype));
-  HLX_RETURN_IF_ERROR(quant_rules(op, l, r, o, &rc));
+  if (d->lb.n != d->rb.n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C1) lhs and rhs need as many batching dimensions "
+                        "(%d vs %d)",
+                        d->lb.n, d->rb.n);
+  if (d->lc.n != d->rc.n)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C2) lhs and rhs need as many contracting "
+                        "dimensions (%d vs %d)",
+                        d->lc.n, d->rc.n);
+  HLX_RETURN_IF_ERROR(side_dims(op, "lhs", l, &d->lb, &d->lc, 3, 5, 6));
+  HLX_RETURN_IF_ERROR(side_dims(op, "rhs", r, &d->rb, &d->rc, 4, 7, 8));
+  HLX_RETURN_IF_ERROR(sizes_match(op, "batching", l, &d->lb, r, &d->rb, 9));
+  HLX_RETURN_IF_ERROR(
+      sizes_match(op, "contracting", l, &d->lc, r, &d->rc, 10));
+  return NULL;
+}
+
+/* (C11) precision_config has one entry per operand (or is absent). */
+static hlx_status_t precision_rule(const hlx_op_t* op) {
+  const hlx_attr_t* pc = hlx_op_attr(op, "precision_config");
+  if (pc && (pc->kind != HLX_ATTR_ARRAY || pc->count != 2))
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "(C11) precision_config must have 2 entries, has %d",
+                        pc->kind == HLX_ATTR_ARRAY ? pc->count : -1);
+  return NULL;
+}
+
+static hlx_status_t verify_dot_general(const hlx_op_t* op,
+                                       const hlx_module_t* m) {
+  (void)m;
+  dot_dims_t d;
+  HLX_RETURN_IF_ERROR(operand_rules(op, &d));
+  const hlx_type_t* l = op->operands[0]->type;
+  const hlx_type_t* r = op->operands[1]->type;
+  const hlx_type_t* o = op->results[0]->type;
+  if (o->kind != HLX_TYPE_TENSOR)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "the result must be a tensor");
+  HLX_RETURN_IF_ERROR(precision_rule(op));
+  HLX_RETURN_IF_ERROR(result_shape(op, l, r, o, &d.lb, &d.lc, &d.rb, &d.rc));
+  HLX_RETURN_IF_ERROR(quant_rules(op, l, r, o, &d.rc));
   return algorithm_rules(op);
 }
+
+/* (C12) [batch..., lhs free..., rhs free...], of lhs's element type (the
+ * common choice: XlaBuilder's and the builder's; a program may declare a
+ * wider result, which verify accepts). */
+static hlx_status_t infer_dot_general(const hlx_op_t* op, hlx_arena_t* arena,
+                                      hlx_type_t** out) {
+  dot_dims_t d;
+  HLX_RETURN_IF_ERROR(operand_rules(op, &d));
+  const hlx_type_t* l = op->operands[0]->type;
+  const hlx_type_t* r = op->operands[1]->type;
+  if (l->quant || r->quant)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "the result type of a quantized dot_general must be "
+                        "given");
+  int64_t dims[2 * HLX_MAX_RANK];
+  bool used_l[HLX_MAX_RANK] = {false}, used_r[HLX_MAX_RANK] = {false};
+  int32_t n = 0;
+  for (int32_t i = 0; i < d.lb.n; i++) dims[n++] = l->dims[d.lb.v[i]];
+  for (int32_t i = 0; i < d.lb.n; i++) used_l[d.lb.v[i]] = true;
+  for (int32_t i = 0; i < d.lc.n; i++) used_l[d.lc.v[i]] = true;
+  for (int32_t i = 0; i < d.rb.n; i++) used_r[d.rb.v[i]] = true;
+  for (int32_t i = 0; i < d.rc.n; i++) used_r[d.rc.v[i]] = true;
+  for (int32_t i = 0; i < l->rank; i++)
+    if (!used_l[i]) dims[n++] = l->dims[i];
+  for (int32_t i = 0; i < r->rank; i++)
+    if (!used_r[i]) dims[n++] = r->dims[i];
+  if (n > HLX_MAX_RANK)
+    return hlx_op_error(op, HLX_STATUS_INVALID_ARGUMENT,
+                        "the result would have rank %d, above %d", (int)n,
+                        HLX_MAX_RANK);
+  out[0] = hlx_ops_tensor_type(arena, l->dtype, n, dims);
+  return out[0] ? NULL : hlx_status_oom();
+}
+
+const hlx_op_rules_t hlx_op_rules_dot[] = {
+    {HLX_OP_DOT_GENERAL, verify_dot_general, infer_dot_general},
+    {HLX_OP_UNKNOWN, NULL, NULL},
+};

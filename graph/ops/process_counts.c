@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "graph/ops/rules.h"
+#include "graph/ops/family.h"
 
 static hlx_status_t read_count(const hlx_module_t* m, const char* name,
                                int32_t* out) {

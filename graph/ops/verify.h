@@ -1,11 +1,10 @@
-/* Module-level verification that runs before lowering: function
- * signatures, terminators, calls, region structure and operand/result
- * counts, and the Constraints of dot_general and the collectives
- * (graph/ops/rules.h). Other ops' shape and attribute rules are checked
- * where each op is lowered (graph/lower_<family>.c), next to the code that
- * relies on them. */
-#ifndef HLX_GRAPH_VERIFY_H_
-#define HLX_GRAPH_VERIFY_H_
+/* Module verification: duplicate functions, function bodies and their
+ * terminators against the signatures, region structure, and every op
+ * through hlx_op_verify (graph/ops/ops.h: its counts and its spec rules).
+ * hlx_program_parse, the builder and the lowering run it, so a rule
+ * violation is reported without building plans. */
+#ifndef HLX_GRAPH_OPS_VERIFY_H_
+#define HLX_GRAPH_OPS_VERIFY_H_
 
 #include "graph/ir/ir.h"
 
@@ -19,4 +18,4 @@ hlx_status_t hlx_verify_module(const hlx_module_t* m) HLX_MUST_USE;
 }
 #endif
 
-#endif /* HLX_GRAPH_VERIFY_H_ */
+#endif /* HLX_GRAPH_OPS_VERIFY_H_ */

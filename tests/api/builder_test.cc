@@ -544,23 +544,23 @@ const ErrorCase kErrorCases[] = {
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot(b, v[3], v[1], o);
      }},
-    {"DotContractingSize", "dot: lhs contracting dimension 1 has size 3, rhs contracting dimension 0 has size 2",
+    {"DotContractingSize", "stablehlo.dot_general: (C10) lhs contracting dim 1 has size 3, rhs dim 0 has 2",
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot(b, v[0], v[0], o);
      }},
-    {"DotElementTypes", "dot: element types differ: lhs f32, rhs i32",
+    {"DotElementTypes", "stablehlo.dot_general: (C13) lhs has element type f32, rhs i32",
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot(b, v[0], v[2], o);
      }},
-    {"DotGeneralBatchSize", "dot_general: lhs batching dimension 0 has size 2, rhs 1 has 3",
+    {"DotGeneralBatchSize", "stablehlo.dot_general: (C9) lhs batching dim 0 has size 2, rhs dim 1 has 3",
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot_general(b, v[0], v[0], k0, k1, 1, nullptr, nullptr, 0, o);
      }},
-    {"DotGeneralDimTwice", "dot_general: lhs dimension 0 is used twice",
+    {"DotGeneralDimTwice", "stablehlo.dot_general: (C3) lhs dimension 0 appears twice",
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot_general(b, v[0], v[0], k0, k0, 1, k0, k1, 1, o);
      }},
-    {"DotGeneralDimRange", "dot_general: rhs contracting dimension 2 is out of range for rank 2",
+    {"DotGeneralDimRange", "stablehlo.dot_general: (C8) rhs_contracting_dimensions has 2, out of range for rank 2",
      [](hlx_builder_t* b, const uint32_t* v, uint32_t* o) {
        return hlx_builder_dot_general(b, v[0], v[0], nullptr, nullptr, 0, k1, k2, 1, o);
      }},
