@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "api/builder_internal.h"
+#include "graph/ir/copy.h"
 #include "base/float_formats.h"
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -531,256 +532,36 @@ void hlx_computation_destroy(hlx_computation_t* c) {
   free(c);
 }
 
-/* ---- deep copy of a computation into a region ------------------------------------ */
-typedef struct cloner_t {
-  hlx_arena_t* a;
-  hlx_func_t* func;     /* destination function (value ids) */
-  hlx_value_t** map;    /* source value id -> copy */
-  int32_t nmap;
-  bool oom;
-} cloner_t;
+/* ---- a computation copied into a region ---------------------------------------- */
 
-static hlx_type_t* clone_type(cloner_t* c, const hlx_type_t* t) {
-  if (!t) return NULL;
-  hlx_type_t* n = hlx_arena_alloc(c->a, sizeof(*n));
-  if (!n) goto fail;
-  *n = *t;
-  if (t->kind == HLX_TYPE_TENSOR) {
-    n->dims = hlx_arena_alloc_array(c->a, (size_t)(t->rank ? t->rank : 1), sizeof(int64_t));
-    if (!n->dims) goto fail;
-    if (t->rank) memcpy(n->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-    if (t->bounds) {
-      n->bounds = hlx_arena_alloc_array(c->a, (size_t)t->rank, sizeof(int64_t));
-      if (!n->bounds) goto fail;
-      memcpy(n->bounds, t->bounds, sizeof(int64_t) * (size_t)t->rank);
-    }
-    if (t->quant) {
-      hlx_quant_t* q = hlx_arena_alloc(c->a, sizeof(*q));
-      if (!q) goto fail;
-      *q = *t->quant;
-      size_t ns = (size_t)q->num_scales;
-      q->scales = hlx_arena_alloc_array(c->a, ns ? ns : 1, sizeof(double));
-      q->zero_points = hlx_arena_alloc_array(c->a, ns ? ns : 1, sizeof(int64_t));
-      if (!q->scales || !q->zero_points) goto fail;
-      if (ns) {
-        memcpy(q->scales, t->quant->scales, ns * sizeof(double));
-        memcpy(q->zero_points, t->quant->zero_points, ns * sizeof(int64_t));
-      }
-      n->quant = q;
-    }
-  } else if (t->kind == HLX_TYPE_TUPLE) {
-    n->elems = hlx_arena_alloc_array(c->a, (size_t)(t->num_elems ? t->num_elems : 1),
-                                     sizeof(hlx_type_t*));
-    if (!n->elems) goto fail;
-    for (int32_t i = 0; i < t->num_elems; i++)
-      if (!(n->elems[i] = clone_type(c, t->elems[i]))) goto fail;
-  }
-  return n;
-fail:
-  c->oom = true;
-  return NULL;
-}
-
-static const char* clone_str(cloner_t* c, const char* s, size_t n) {
-  if (!s) return NULL;
-  char* r = hlx_arena_strndup(c->a, s, n);
-  if (!r) c->oom = true;
-  return r;
-}
-
-static hlx_attr_t* clone_attr(cloner_t* c, const hlx_attr_t* a);
-
-static hlx_named_attr_t* clone_named(cloner_t* c, const hlx_named_attr_t* d,
-                                     int32_t n) {
-  hlx_named_attr_t* r = hlx_arena_alloc_array(c->a, (size_t)(n ? n : 1), sizeof(*r));
-  if (!r) {
-    c->oom = true;
-    return NULL;
-  }
-  for (int32_t i = 0; i < n; i++) {
-    r[i].name = clone_str(c, d[i].name, strlen(d[i].name));
-    r[i].value = clone_attr(c, d[i].value);
-  }
-  return r;
-}
-
-static hlx_attr_t* clone_attr(cloner_t* c, const hlx_attr_t* a) {
-  if (!a) return NULL;
-  hlx_attr_t* n = hlx_arena_alloc(c->a, sizeof(*n));
-  if (!n) {
-    c->oom = true;
-    return NULL;
-  }
-  *n = *a;
-  n->type = a->type ? clone_type(c, a->type) : NULL;
-  if (a->str)
-    n->str = clone_str(c, a->str,
-                       a->kind == HLX_ATTR_STRING ? a->len : strlen(a->str));
-  if (a->enum_value) n->enum_value = clone_str(c, a->enum_value, strlen(a->enum_value));
-  if (a->kind == HLX_ATTR_ARRAY) {
-    n->items = hlx_arena_alloc_array(c->a, (size_t)(a->count ? a->count : 1),
-                                     sizeof(hlx_attr_t*));
-    if (!n->items) c->oom = true;
-    else
-      for (int32_t i = 0; i < a->count; i++) n->items[i] = clone_attr(c, a->items[i]);
-  }
-  if (a->kind == HLX_ATTR_I64_ARRAY) {
-    n->ints = hlx_arena_alloc_array(c->a, (size_t)(a->count ? a->count : 1),
-                                    sizeof(int64_t));
-    if (!n->ints) c->oom = true;
-    else if (a->count) memcpy(n->ints, a->ints, sizeof(int64_t) * (size_t)a->count);
-  }
-  if (a->kind == HLX_ATTR_DICT || a->kind == HLX_ATTR_STRUCT)
-    n->dict = clone_named(c, a->dict, a->count);
-  if (a->kind == HLX_ATTR_DENSE) {
-    n->dense = hlx_arena_alloc(c->a, a->dense_bytes ? a->dense_bytes : 1);
-    if (!n->dense) c->oom = true;
-    else if (a->dense_bytes) memcpy(n->dense, a->dense, a->dense_bytes);
-  }
-  return n;
-}
-
-static hlx_value_t* clone_new_value(cloner_t* c, const hlx_value_t* src) {
-  hlx_value_t* v = hlx_arena_alloc(c->a, sizeof(*v));
-  if (!v || c->func->num_values == INT32_MAX || src->id < 0 || src->id >= c->nmap) {
-    c->oom = true;
-    return NULL;
-  }
-  v->type = clone_type(c, src->type);
-  v->id = c->func->num_values++;
-  v->index = src->index;
-  if (src->name) v->name = clone_str(c, src->name, strlen(src->name));
-  c->map[src->id] = v;
-  return v;
-}
-
-static hlx_block_t* clone_block(cloner_t* c, const hlx_block_t* src,
-                                hlx_region_t* parent, bool to_region_return);
-
-static hlx_op_t* clone_op(cloner_t* c, const hlx_op_t* src, hlx_block_t* parent,
-                          bool to_region_return) {
-  hlx_op_t* op = hlx_arena_alloc(c->a, sizeof(*op));
-  if (!op) {
-    c->oom = true;
-    return NULL;
-  }
-  op->code = src->code;
-  if (to_region_return && src->code == HLX_OP_FUNC_RETURN) op->code = HLX_OP_RETURN;
-  op->name = op->code != HLX_OP_UNKNOWN ? hlx_opcode_name(op->code)
-                                         : clone_str(c, src->name, strlen(src->name));
-  op->parent = parent;
-  op->num_operands = src->num_operands;
-  op->operands = hlx_arena_alloc_array(c->a, (size_t)(src->num_operands ? src->num_operands : 1),
-                                       sizeof(hlx_value_t*));
-  if (!op->operands) {
-    c->oom = true;
-    return NULL;
-  }
-  for (int32_t i = 0; i < src->num_operands; i++) {
-    const hlx_value_t* s = src->operands[i];
-    op->operands[i] = (s && s->id >= 0 && s->id < c->nmap) ? c->map[s->id] : NULL;
-    if (!op->operands[i]) c->oom = true;
-  }
-  op->num_attrs = src->num_attrs;
-  op->attrs = clone_named(c, src->attrs, src->num_attrs);
-  op->num_regions = src->num_regions;
-  op->regions = hlx_arena_alloc_array(c->a, (size_t)(src->num_regions ? src->num_regions : 1),
-                                      sizeof(hlx_region_t*));
-  if (!op->regions) {
-    c->oom = true;
-    return NULL;
-  }
-  for (int32_t r = 0; r < src->num_regions; r++) {
-    const hlx_region_t* sr = src->regions[r];
-    hlx_region_t* nr = hlx_arena_alloc(c->a, sizeof(*nr));
-    if (!nr) {
-      c->oom = true;
-      return NULL;
-    }
-    nr->parent = op;
-    nr->num_blocks = sr->num_blocks;
-    nr->blocks = hlx_arena_alloc_array(c->a, (size_t)(sr->num_blocks ? sr->num_blocks : 1),
-                                       sizeof(hlx_block_t*));
-    if (!nr->blocks) {
-      c->oom = true;
-      return NULL;
-    }
-    for (int32_t k = 0; k < sr->num_blocks; k++)
-      nr->blocks[k] = clone_block(c, sr->blocks[k], nr, false);
-    op->regions[r] = nr;
-  }
-  op->num_results = src->num_results;
-  op->results = hlx_arena_alloc_array(c->a, (size_t)(src->num_results ? src->num_results : 1),
-                                      sizeof(hlx_value_t*));
-  if (!op->results) {
-    c->oom = true;
-    return NULL;
-  }
-  for (int32_t i = 0; i < src->num_results; i++) {
-    hlx_value_t* v = clone_new_value(c, src->results[i]);
-    if (!v) return NULL;
-    v->def = op;
-    op->results[i] = v;
-  }
-  return op;
-}
-
-static hlx_block_t* clone_block(cloner_t* c, const hlx_block_t* src,
-                                hlx_region_t* parent, bool to_region_return) {
-  hlx_block_t* blk = hlx_arena_alloc(c->a, sizeof(*blk));
-  if (!blk) {
-    c->oom = true;
-    return NULL;
-  }
-  blk->parent = parent;
-  blk->num_args = src->num_args;
-  blk->args = hlx_arena_alloc_array(c->a, (size_t)(src->num_args ? src->num_args : 1),
-                                    sizeof(hlx_value_t*));
-  blk->num_ops = src->num_ops;
-  blk->ops = hlx_arena_alloc_array(c->a, (size_t)(src->num_ops ? src->num_ops : 1),
-                                   sizeof(hlx_op_t*));
-  if (!blk->args || !blk->ops) {
-    c->oom = true;
-    return NULL;
-  }
-  for (int32_t i = 0; i < src->num_args && !c->oom; i++) {
-    hlx_value_t* v = clone_new_value(c, src->args[i]);
-    if (!v) return NULL;
-    v->block = blk;
-    blk->args[i] = v;
-  }
-  for (int32_t i = 0; i < src->num_ops && !c->oom; i++)
-    blk->ops[i] = clone_op(c, src->ops[i], blk, to_region_return);
-  return c->oom ? NULL : blk;
-}
-
-/* A copy of the computation's body as a region of a new op's. With
- * outer_args, the region takes no arguments: uses of the computation's
- * parameter i become uses of outer_args[i] (if/case branches capture). */
+/* A copy of the computation's body as a region of a new op's (the one deep
+ * copy, graph/ir/copy.h: new value ids in the builder's function, types
+ * and attributes copied into its module). With outer_args, the region
+ * takes no arguments: uses of the computation's parameter i become uses
+ * of outer_args[i] (if/case branches capture). */
 static hlx_region_t* clone_region(hlx_builder_t* b,
                                   const hlx_computation_t* comp,
                                   hlx_value_t* const* outer_args) {
-  cloner_t c = {&b->module->arena, b->func, NULL, comp->func->num_values, false};
-  c.map = calloc((size_t)(c.nmap ? c.nmap : 1), sizeof(hlx_value_t*));
-  hlx_region_t* r = hlx_arena_alloc(c.a, sizeof(*r));
-  hlx_block_t** blocks = hlx_arena_alloc(c.a, sizeof(hlx_block_t*));
-  if (!c.map || !r || !blocks) {
-    free(c.map);
+  hlx_ir_copier_t c;
+  if (!hlx_ir_copier_init(&c, &b->module->arena, b->func,
+                          comp->func->num_values))
     return NULL;
-  }
-  r->num_blocks = 1;
-  r->blocks = blocks;
+  c.func_return_to_return = true;
+  hlx_region_t* r = hlx_arena_alloc(c.arena, sizeof(*r));
+  hlx_block_t** blocks = hlx_arena_alloc(c.arena, sizeof(hlx_block_t*));
   const hlx_block_t* src = comp->func->body->blocks[0];
-  hlx_block_t captured = *src; /* the same block without its arguments */
-  if (outer_args) {
-    for (int32_t i = 0; i < src->num_args; i++)
-      c.map[src->args[i]->id] = outer_args[i];
-    captured.num_args = 0;
-    src = &captured;
+  if (r && blocks) {
+    memset(r, 0, sizeof *r);
+    r->num_blocks = 1;
+    r->blocks = blocks;
+    if (outer_args)
+      for (int32_t i = 0; i < src->num_args; i++)
+        hlx_ir_copier_map(&c, src->args[i], outer_args[i]);
+    blocks[0] = hlx_ir_copy_block(&c, src, r, outer_args != NULL);
   }
-  blocks[0] = clone_block(&c, src, r, true);
-  free(c.map);
-  return c.oom || !blocks[0] ? NULL : r;
+  bool ok = r && blocks && blocks[0] && !c.failed;
+  hlx_ir_copier_release(&c);
+  return ok ? r : NULL;
 }
 
 hlx_region_t* hlx_bld_clone_computation(hlx_builder_t* b,

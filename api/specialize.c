@@ -1,13 +1,12 @@
 /* Shape-polymorphic programs: specialising a program to its inputs. The
- * copy is made by printing and re-parsing (the printer round-trips), so the
- * caller's program is untouched and refinement can rewrite freely. */
+ * copy (graph/ir/copy.h) leaves the caller's program untouched, and
+ * refinement rewrites the copy freely. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/internal.h"
 #include "graph/passes/refine_shapes.h"
-#include "graph/stablehlo/parser.h"
-#include "graph/stablehlo/printer.h"
+#include "graph/ir/copy.h"
 
 static const hlx_func_t* find_fn(const hlx_program_t* p, const char* fn) {
   return fn ? hlx_module_find_func(p->module, fn)
@@ -63,14 +62,9 @@ hlx_status_t hlx_program_specialize(const hlx_program_t* p, const char* fn,
     return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
                            "@%s takes %d arguments, %d given", f->name,
                            (int)f->num_args, (int)num_args);
-  char* text = NULL;
-  size_t len = 0;
-  HLX_RETURN_IF_ERROR(hlx_print_module(p->module, &text, &len));
   hlx_program_t* q = calloc(1, sizeof *q);
-  hlx_status_t st = q ? hlx_parse_module(text, len, "<specialized>", 1,
-                                         &q->module)
+  hlx_status_t st = q ? hlx_module_copy(p->module, &q->module)
                       : hlx_status_oom();
-  free(text);
   if (st) {
     free(q);
     return st;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/ir/copy.h"
+
 enum { kMaxKnown = 256, kMaxFuncs = 256 };
 
 typedef struct known_t {
@@ -127,111 +129,6 @@ bool hlx_func_is_dynamic(const hlx_module_t* m, const hlx_func_t* f) {
 
 /* ---- copies of functions (one per argument shapes) ---------------------- */
 
-typedef struct clone_t {
-  hlx_arena_t* a;
-  hlx_value_t** map; /* by value id: the copy's value */
-  int32_t num_values;
-} clone_t;
-
-static hlx_value_t* cl_value(clone_t* c, const hlx_value_t* v, hlx_op_t* def,
-                             hlx_block_t* blk) {
-  if (v->id < 0 || v->id >= c->num_values) return NULL;
-  hlx_value_t* n = hlx_arena_alloc(c->a, sizeof *n);
-  if (!n) return NULL;
-  *n = *v;
-  n->def = def;
-  n->block = blk;
-  c->map[v->id] = n;
-  return n;
-}
-
-static hlx_region_t* cl_region(clone_t* c, const hlx_region_t* r,
-                               hlx_op_t* parent);
-
-static hlx_op_t* cl_op(clone_t* c, const hlx_op_t* op, hlx_block_t* parent) {
-  hlx_op_t* n = hlx_arena_alloc(c->a, sizeof *n);
-  if (!n) return NULL;
-  *n = *op;
-  n->parent = parent;
-  n->attrs = hlx_arena_alloc_array(c->a, (size_t)op->num_attrs + 1,
-                                   sizeof *n->attrs);
-  n->operands = hlx_arena_alloc_array(c->a, (size_t)op->num_operands + 1,
-                                      sizeof *n->operands);
-  n->results = hlx_arena_alloc_array(c->a, (size_t)op->num_results + 1,
-                                     sizeof *n->results);
-  n->regions = hlx_arena_alloc_array(c->a, (size_t)op->num_regions + 1,
-                                     sizeof *n->regions);
-  if (!n->attrs || !n->operands || !n->results || !n->regions) return NULL;
-  if (op->num_attrs)
-    memcpy(n->attrs, op->attrs, sizeof *n->attrs * (size_t)op->num_attrs);
-  for (int32_t i = 0; i < op->num_operands; i++) {
-    int32_t id = op->operands[i]->id;
-    n->operands[i] = id >= 0 && id < c->num_values ? c->map[id] : NULL;
-    if (!n->operands[i]) return NULL; /* used before defined */
-  }
-  for (int32_t g = 0; g < op->num_regions; g++)
-    if (!(n->regions[g] = cl_region(c, op->regions[g], n))) return NULL;
-  for (int32_t i = 0; i < op->num_results; i++)
-    if (!(n->results[i] = cl_value(c, op->results[i], n, NULL))) return NULL;
-  return n;
-}
-
-static hlx_region_t* cl_region(clone_t* c, const hlx_region_t* r,
-                               hlx_op_t* parent) {
-  hlx_region_t* n = hlx_arena_alloc(c->a, sizeof *n);
-  if (!n) return NULL;
-  *n = *r;
-  n->parent = parent;
-  n->blocks = hlx_arena_alloc_array(c->a, (size_t)r->num_blocks + 1,
-                                    sizeof *n->blocks);
-  if (!n->blocks) return NULL;
-  for (int32_t j = 0; j < r->num_blocks; j++) {
-    const hlx_block_t* b = r->blocks[j];
-    hlx_block_t* nb = hlx_arena_alloc(c->a, sizeof *nb);
-    if (!nb) return NULL;
-    *nb = *b;
-    nb->parent = n;
-    nb->args = hlx_arena_alloc_array(c->a, (size_t)b->num_args + 1,
-                                     sizeof *nb->args);
-    nb->ops = hlx_arena_alloc_array(c->a, (size_t)b->num_ops + 1,
-                                    sizeof *nb->ops);
-    if (!nb->args || !nb->ops) return NULL;
-    for (int32_t i = 0; i < b->num_args; i++)
-      if (!(nb->args[i] = cl_value(c, b->args[i], NULL, nb))) return NULL;
-    for (int32_t k = 0; k < b->num_ops; k++)
-      if (!(nb->ops[k] = cl_op(c, b->ops[k], nb))) return NULL;
-    n->blocks[j] = nb;
-  }
-  return n;
-}
-
-/* A deep copy of f's body, values and result types (attributes and types
- * are shared: refinement replaces them, never writes into them). */
-static hlx_status_t clone_func(hlx_module_t* m, const hlx_func_t* f,
-                               const char* name, hlx_func_t** out) {
-  clone_t c = {&m->arena, NULL, f->num_values};
-  c.map = hlx_arena_alloc_array(&m->arena, (size_t)f->num_values + 1,
-                                sizeof(hlx_value_t*));
-  hlx_func_t* n = hlx_arena_alloc(&m->arena, sizeof *n);
-  if (!c.map || !n) return hlx_status_oom();
-  memset(c.map, 0, sizeof(hlx_value_t*) * (size_t)(f->num_values + 1));
-  *n = *f;
-  n->name = name;
-  n->result_types = hlx_arena_alloc_array(
-      &m->arena, (size_t)f->num_results + 1, sizeof(hlx_type_t*));
-  if (!n->result_types) return hlx_status_oom();
-  for (int32_t r = 0; r < f->num_results; r++)
-    n->result_types[r] = f->result_types[r];
-  n->body = cl_region(&c, f->body, NULL);
-  if (!n->body)
-    return hlx_make_status(HLX_STATUS_INVALID_ARGUMENT,
-                           "shape refinement: cannot copy @%s (a value is "
-                           "used before it is defined, or out of memory)",
-                           f->name);
-  *out = n;
-  return NULL;
-}
-
 /* A private copy of pristine named after origin, added to the module. */
 static hlx_status_t add_copy(ctx_t* c, const hlx_func_t* origin,
                              const hlx_func_t* pristine, hlx_func_t** out) {
@@ -245,7 +142,9 @@ static hlx_status_t add_copy(ctx_t* c, const hlx_func_t* origin,
   hlx_func_t** funcs = hlx_arena_alloc_array(&m->arena, (size_t)m->num_funcs + 1,
                                              sizeof(hlx_func_t*));
   if (!nm || !funcs) return hlx_status_oom();
-  HLX_RETURN_IF_ERROR(clone_func(m, pristine, nm, out));
+  /* Types and attributes are shared: refinement replaces a value's type,
+   * never writes into one. */
+  HLX_RETURN_IF_ERROR(hlx_func_copy(m, pristine, nm, true, out));
   (*out)->is_public = false;
   memcpy(funcs, m->funcs, sizeof(hlx_func_t*) * (size_t)m->num_funcs);
   funcs[m->num_funcs] = *out;
@@ -1446,7 +1345,7 @@ static hlx_status_t refine_func(ctx_t* c, hlx_func_t* fn,
     HLX_RETURN_IF_ERROR(add_copy(c, fn, first->pristine, &target));
   } else if (ret_known) {
     /* A callee: keep it as it was for calls with other shapes. */
-    HLX_RETURN_IF_ERROR(clone_func(c->m, fn, fn->name, &pristine));
+    HLX_RETURN_IF_ERROR(hlx_func_copy(c->m, fn, fn->name, true, &pristine));
   }
   fn = target;
   hlx_arena_t* ar = &c->m->arena;
